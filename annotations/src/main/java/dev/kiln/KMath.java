@@ -1,0 +1,114 @@
+package dev.kiln;
+
+/**
+ * Math functions for operator bodies. On the JVM they run exactly as written here: this class is
+ * the reference every generated kernel is compared with. Generated CPU kernels call the same
+ * methods; the CUDA backend maps each one to a device intrinsic of the same precision class.
+ *
+ * <p>Every function has a {@code float} and a {@code double} overload; a {@code float} overload
+ * computes in {@code double} and rounds once, so it is correctly rounded wherever {@link Math} is.
+ */
+public final class KMath {
+  private KMath() {}
+
+  public static float exp(float x) { return (float) Math.exp(x); }
+  public static double exp(double x) { return Math.exp(x); }
+
+  public static float log(float x) { return (float) Math.log(x); }
+  public static double log(double x) { return Math.log(x); }
+
+  public static float tanh(float x) { return (float) Math.tanh(x); }
+  public static double tanh(double x) { return Math.tanh(x); }
+
+  /** The logistic function {@code 1 / (1 + exp(-x))}. */
+  public static float sigmoid(float x) { return (float) (1.0 / (1.0 + Math.exp(-x))); }
+  public static double sigmoid(double x) { return 1.0 / (1.0 + Math.exp(-x)); }
+
+  public static float sqrt(float x) { return (float) Math.sqrt(x); }
+  public static double sqrt(double x) { return Math.sqrt(x); }
+
+  /** The reciprocal square root {@code 1 / sqrt(x)}. */
+  public static float rsqrt(float x) { return (float) (1.0 / Math.sqrt(x)); }
+  public static double rsqrt(double x) { return 1.0 / Math.sqrt(x); }
+
+  public static float abs(float x) { return Math.abs(x); }
+  public static double abs(double x) { return Math.abs(x); }
+
+  public static float min(float a, float b) { return Math.min(a, b); }
+  public static double min(double a, double b) { return Math.min(a, b); }
+
+  public static float max(float a, float b) { return Math.max(a, b); }
+  public static double max(double a, double b) { return Math.max(a, b); }
+
+  public static float pow(float x, float y) { return (float) Math.pow(x, y); }
+  public static double pow(double x, double y) { return Math.pow(x, y); }
+
+  public static float sin(float x) { return (float) Math.sin(x); }
+  public static double sin(double x) { return Math.sin(x); }
+
+  public static float cos(float x) { return (float) Math.cos(x); }
+  public static double cos(double x) { return Math.cos(x); }
+
+  /** The error function. */
+  public static float erf(float x) { return (float) erf((double) x); }
+
+  /**
+   * The error function, to about 1e-15 relative accuracy: its Maclaurin series below |x| = 2.5, one
+   * minus the continued fraction of erfc above, and +-1 beyond |x| = 6.
+   */
+  public static double erf(double x) {
+    if (Double.isNaN(x)) {
+      return x;
+    }
+    double ax = Math.abs(x);
+    double r;
+    if (ax < 2.5) {
+      r = erfSeries(ax);
+    } else if (ax < 6.0) {
+      r = 1.0 - erfcContinuedFraction(ax);
+    } else {
+      r = 1.0;
+    }
+    return x < 0 ? -r : r;
+  }
+
+  private static final double TWO_OVER_SQRT_PI = 1.1283791670955126;
+
+  private static double erfSeries(double x) {
+    double x2 = x * x;
+    double term = x; // (-1)^n x^(2n+1) / n!
+    double sum = x;
+    for (int n = 1; n < 200; n++) {
+      term *= -x2 / n;
+      double add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) {
+        break;
+      }
+    }
+    return TWO_OVER_SQRT_PI * sum;
+  }
+
+  /** erfc(x) for x >= 2.5 by the continued fraction of Laplace, evaluated with Lentz's method. */
+  private static double erfcContinuedFraction(double x) {
+    // erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + ...)))))
+    double tiny = 1e-300;
+    double f = x;
+    double c = x;
+    double d = 0.0;
+    for (int k = 1; k < 300; k++) {
+      double a = k * 0.5;
+      d = x + a * d;
+      d = d == 0 ? tiny : d;
+      c = x + a / c;
+      c = c == 0 ? tiny : c;
+      d = 1.0 / d;
+      double delta = c * d;
+      f *= delta;
+      if (Math.abs(delta - 1.0) < 1e-16) {
+        break;
+      }
+    }
+    return Math.exp(-x * x) / (Math.sqrt(Math.PI) * f);
+  }
+}

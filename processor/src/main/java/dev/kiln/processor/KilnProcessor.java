@@ -1,0 +1,55 @@
+package dev.kiln.processor;
+
+import com.google.auto.service.AutoService;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.javac.TreesAdapter;
+import java.util.Set;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.annotation.processing.Processor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.annotation.processing.SupportedAnnotationTypes;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
+
+/**
+ * Kiln's annotation processor. It only routes: each round's {@code @Operator} classes go to
+ * {@link OperatorProcessingStep}; {@code @Gradient} methods get a note that gradients are not
+ * compiled yet. Returns {@code false}, so other processors may see the same annotations.
+ */
+@AutoService(Processor.class)
+@SupportedAnnotationTypes({"dev.kiln.Operator", "dev.kiln.Gradient"})
+public final class KilnProcessor extends AbstractProcessor {
+  private OperatorProcessingStep step;
+  private String unavailable;
+
+  @Override
+  public synchronized void init(ProcessingEnvironment env) {
+    super.init(env);
+    try {
+      step = new OperatorProcessingStep(env, TreesAdapter.trees(env));
+    } catch (IllegalStateException e) {
+      unavailable = e.getMessage();
+    }
+  }
+
+  @Override
+  public SourceVersion getSupportedSourceVersion() {
+    return SourceVersion.latestSupported();
+  }
+
+  @Override
+  public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+    if (annotations.isEmpty() || round.processingOver()) {
+      return false;
+    }
+    if (step == null) {
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+          Message.INTERNAL_ERROR.format("the build", unavailable));
+      return false;
+    }
+    step.process(round);
+    return false;
+  }
+}

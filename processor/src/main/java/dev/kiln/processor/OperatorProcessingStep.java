@@ -1,0 +1,149 @@
+package dev.kiln.processor;
+
+import com.palantir.javapoet.JavaFile;
+import com.sun.source.util.Trees;
+import dev.kiln.processor.check.OutputCheck;
+import dev.kiln.processor.check.RaceCheck;
+import dev.kiln.processor.codegen.cpu.KernelsWriter;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Reporter;
+import dev.kiln.processor.frontend.Annotations;
+import dev.kiln.processor.frontend.FrontEnd;
+import dev.kiln.processor.frontend.OperatorSource;
+import dev.kiln.processor.ir.IrPrinter;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Stmt;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.processing.Filer;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+
+/**
+ * One round's work on {@code @Operator} methods, class by class: validate and lower each operator
+ * (front end), check it (races, outputs), and only when the whole class is free of errors,
+ * generate its {@code <Class>Kernels} and its IR listing. An unexpected exception becomes an
+ * internal-error diagnostic on the operator, never a crash of javac.
+ */
+final class OperatorProcessingStep {
+  private final Elements elements;
+  private final Filer filer;
+  private final Trees trees;
+  private final Reporter reporter;
+
+  OperatorProcessingStep(ProcessingEnvironment env, Trees trees) {
+    this.elements = env.getElementUtils();
+    this.filer = env.getFiler();
+    this.trees = trees;
+    this.reporter = new Reporter(env.getMessager(), trees);
+  }
+
+  void process(RoundEnvironment round) {
+    TypeElement operator = elements.getTypeElement(Annotations.OPERATOR);
+    TypeElement gradient = elements.getTypeElement(Annotations.GRADIENT);
+    Map<TypeElement, List<ExecutableElement>> byClass = new LinkedHashMap<>();
+    if (operator != null) {
+      for (Element e : round.getElementsAnnotatedWith(operator)) {
+        if (e.getKind() == ElementKind.METHOD) {
+          byClass.computeIfAbsent((TypeElement) e.getEnclosingElement(), k -> new ArrayList<>()).add((ExecutableElement) e);
+        }
+      }
+    }
+    if (gradient != null) {
+      for (Element e : round.getElementsAnnotatedWith(gradient)) {
+        String of = Annotations.stringValue(Annotations.mirror(e, Annotations.GRADIENT), "of");
+        reporter.warning(e, Message.GRADIENT_NOT_YET, of);
+      }
+    }
+    FrontEnd frontEnd = new FrontEnd(trees, elements, reporter);
+    for (Map.Entry<TypeElement, List<ExecutableElement>> c : byClass.entrySet()) {
+      processClass(frontEnd, c.getKey(), c.getValue());
+    }
+  }
+
+  private void processClass(FrontEnd frontEnd, TypeElement owner, List<ExecutableElement> methods) {
+    List<OperatorIr> operators = new ArrayList<>();
+    boolean ok = true;
+    for (ExecutableElement m : methods) {
+      try {
+        OperatorIr ir = compile(frontEnd, m);
+        if (ir == null) {
+          ok = false;
+        } else {
+          operators.add(ir);
+        }
+      } catch (RuntimeException | StackOverflowError e) {
+        ok = false;
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), e + "\n" + trace);
+      }
+    }
+    if (!ok) {
+      return; // generate nothing for a class with errors
+    }
+    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
+    try {
+      JavaFile file = KernelsWriter.write(owner, pkg, operators);
+      file.writeTo(filer);
+      writeIr(owner, pkg, operators);
+    } catch (IOException | RuntimeException e) {
+      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + e);
+    }
+  }
+
+  /** Lowers and checks one operator; null after reporting its errors. */
+  private OperatorIr compile(FrontEnd frontEnd, ExecutableElement m) {
+    OperatorSource source = frontEnd.source(m);
+    if (source == null) {
+      reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), "javac gave no source tree for it");
+      return null;
+    }
+    OperatorIr ir = frontEnd.lower(source);
+    if (ir == null || ir.kind() != OperatorKind.GRID) {
+      return ir;
+    }
+    boolean ok = true;
+    for (RaceCheck.Finding f : RaceCheck.check(ir)) {
+      reporter.error(treeOf(f.store(), source), source.unit(), f.message(), f.args());
+      ok = false;
+    }
+    for (Param.Array a : OutputCheck.neverWritten(ir)) {
+      reporter.error(source.tree().getParameters().get(a.position()), source.unit(), Message.OUT_NEVER_WRITTEN, a.name(), ir.name());
+      ok = false;
+    }
+    return ok ? ir : null;
+  }
+
+  private static com.sun.source.tree.Tree treeOf(Stmt s, OperatorSource source) {
+    return s.origin() instanceof com.sun.source.tree.Tree t ? t : source.tree();
+  }
+
+  private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators) throws IOException {
+    String path = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/")
+        + KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "") + ".ir.txt";
+    FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
+    try (Writer w = file.openWriter()) {
+      w.write("# Kiln IR of " + owner.getQualifiedName() + ", written by the Kiln processor.\n");
+      for (OperatorIr op : operators) {
+        w.write('\n');
+        w.write(IrPrinter.print(op));
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.kiln.processor.check;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Builds the {@link Term}s of an affine index from the ranges of its variables. */
+public final class IndexTerms {
+  private IndexTerms() {}
+
+  /**
+   * The terms of {@code index}, or null when a variable's range is unknown or a coefficient has
+   * no provable sign.
+   *
+   * @param ranges {lo, hi} of every variable that may appear (grid variables from 0)
+   * @param distinguishing the variables in which two workers differ
+   */
+  public static List<Term> of(
+      Affine index, Map<String, Poly[]> ranges, Set<String> distinguishing, Set<String> dims) {
+    List<Term> terms = new ArrayList<>();
+    for (Map.Entry<String, Poly> c : index.coefficients().entrySet()) {
+      Poly magnitude = magnitude(c.getValue(), dims);
+      Poly[] range = ranges.get(c.getKey());
+      if (magnitude == null || range == null) {
+        return null;
+      }
+      Poly extent = range[1].subtract(range[0]);
+      Poly steps = extent.subtract(Poly.ONE);
+      if (!steps.provablyNonNegative(dims)) {
+        if (!extent.provablyNonNegative(dims)) {
+          return null;
+        }
+        steps = extent;
+      }
+      terms.add(new Term(c.getKey(), magnitude, magnitude.multiply(steps), distinguishing.contains(c.getKey())));
+    }
+    return terms;
+  }
+
+  /** |p| when p has a provable sign and is not zero; else null. */
+  public static Poly magnitude(Poly p, Set<String> dims) {
+    if (p.provablyPositive(dims)) {
+      return p;
+    }
+    if (p.negate().provablyPositive(dims)) {
+      return p.negate();
+    }
+    return null;
+  }
+
+  /** Adds the range of a sequential loop's index when its bounds are sizes. */
+  public static void addLoopRange(Stmt.Loop loop, Map<String, Poly[]> ranges) {
+    Affine lo = AffineAnalysis.affine(loop.lo());
+    Affine hi = AffineAnalysis.affine(loop.hi());
+    if (lo != null && hi != null && lo.isConstant() && hi.isConstant()) {
+      ranges.put(loop.index().name(), new Poly[] {lo.constantPart(), hi.constantPart()});
+    }
+  }
+
+  /** The ranges of the grid variables of an operator. */
+  public static Map<String, Poly[]> gridRanges(dev.kiln.processor.ir.OperatorIr op) {
+    Map<String, Poly[]> ranges = new HashMap<>();
+    op.grid().forEach(g -> ranges.put(g.var().name(), new Poly[] {Poly.ZERO, Poly.symbol(g.extent().name())}));
+    return ranges;
+  }
+}

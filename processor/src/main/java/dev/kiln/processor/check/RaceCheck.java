@@ -1,0 +1,124 @@
+package dev.kiln.processor.check;
+
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Proves that no two workers write the same element of an {@code @Out} array: each store's index
+ * must be affine and injective in the grid variables (whatever values the worker's own loops
+ * take), and every pair of stores to one array must hit disjoint elements across workers.
+ */
+public final class RaceCheck {
+  /** A store with the ranges of the variables around it. */
+  private record Site(Stmt.Store store, Map<String, Poly[]> ranges) {}
+
+  /** A refused store and why. */
+  public record Finding(Stmt.Store store, Message message, Object[] args) {}
+
+  private RaceCheck() {}
+
+  public static List<Finding> check(OperatorIr op) {
+    Set<String> dims = new HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    Set<String> grid = new HashSet<>();
+    for (GridDim g : op.grid()) {
+      grid.add(g.var().name());
+    }
+    List<Site> sites = new ArrayList<>();
+    collect(op.body(), IndexTerms.gridRanges(op), sites);
+    List<Finding> findings = new ArrayList<>();
+    Map<Param.Array, List<Site>> byArray = new LinkedHashMap<>();
+    for (Site s : sites) {
+      String problem = single(s, grid, dims);
+      if (problem != null) {
+        findings.add(finding(s.store(), problem));
+      } else {
+        byArray.computeIfAbsent(s.store().array(), k -> new ArrayList<>()).add(s);
+      }
+    }
+    for (List<Site> group : byArray.values()) {
+      for (int i = 0; i < group.size(); i++) {
+        for (int j = 0; j < i; j++) {
+          String problem = pair(group.get(j), group.get(i), grid, dims);
+          if (problem != null) {
+            findings.add(finding(group.get(i).store(), problem));
+            break;
+          }
+        }
+      }
+    }
+    return findings;
+  }
+
+  private static Finding finding(Stmt.Store store, String problem) {
+    return new Finding(store, Message.WRITE_RACE, new Object[] {store.array().name(), problem});
+  }
+
+  private static void collect(List<Stmt> body, Map<String, Poly[]> ranges, List<Site> out) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        out.add(new Site(st, Map.copyOf(ranges)));
+      } else if (s instanceof Stmt.Loop loop) {
+        Map<String, Poly[]> inner = new HashMap<>(ranges);
+        IndexTerms.addLoopRange(loop, inner);
+        collect(loop.body(), inner, out);
+      }
+    }
+  }
+
+  /** Why one store may race with itself across workers, or null. */
+  private static String single(Site s, Set<String> grid, Set<String> dims) {
+    Affine index = AffineAnalysis.affine(s.store().index());
+    if (index == null) {
+      return "its index is not an affine function of the @Parallel variables, so Kiln cannot prove"
+          + " that it differs between workers";
+    }
+    for (String g : grid) {
+      if (index.coefficient(g).isZero()) {
+        return "its index " + index + " does not depend on the @Parallel variable '" + g + "'";
+      }
+    }
+    List<Term> terms = IndexTerms.of(index, s.ranges(), grid, dims);
+    if (terms == null) {
+      return "its index " + index + " uses a loop whose bounds are not sizes";
+    }
+    return Injectivity.provable(terms, dims) ? null
+        : "its index " + index + " may give two workers the same element";
+  }
+
+  /** Why two stores to one array may hit one element from different workers, or null. */
+  private static String pair(Site a, Site b, Set<String> grid, Set<String> dims) {
+    Affine ia = AffineAnalysis.affine(a.store().index());
+    Affine ib = AffineAnalysis.affine(b.store().index());
+    String overlap = "the stores at " + ia + " and at " + ib + " may overlap between workers";
+    if (!ia.coefficients().equals(ib.coefficients())) {
+      return overlap;
+    }
+    Poly offset = ib.constantPart().subtract(ia.constantPart());
+    if (offset.isZero()) {
+      return null; // the same element, written twice by the same worker
+    }
+    Poly magnitude = IndexTerms.magnitude(offset, dims);
+    Map<String, Poly[]> ranges = new HashMap<>(a.ranges());
+    ranges.putAll(b.ranges());
+    List<Term> terms = magnitude == null ? null : IndexTerms.of(ia, ranges, grid, dims);
+    if (terms == null) {
+      return overlap;
+    }
+    terms.add(new Term("(which store)", magnitude, magnitude, false));
+    return Injectivity.provable(terms, dims) ? null : overlap;
+  }
+}

@@ -1,0 +1,68 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * The checks a grid launcher runs before any work: no negative {@code @Dim}, no null array, every
+ * array exactly as long as its shape. Failures throw {@code IllegalArgumentException}s that name
+ * the operator and the argument; the message's size text is built only when a check fails.
+ */
+final class ArgumentChecks {
+  private ArgumentChecks() {}
+
+  /** The name of the helper that formats the bound sizes of {@code op} for messages. */
+  static String dimsHelperName(OperatorIr op) {
+    return op.name() + "$dims";
+  }
+
+  /** A private helper {@code String op$dims(int B, int H)} returning {@code "B=2, H=3"}. */
+  static MethodSpec dimsHelper(OperatorIr op) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder(dimsHelperName(op))
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(String.class);
+    List<Param.Scalar> dims = op.dims();
+    CodeBlock.Builder text = CodeBlock.builder();
+    if (dims.isEmpty()) {
+      text.add("$S", "no @Dim sizes");
+    }
+    for (int i = 0; i < dims.size(); i++) {
+      m.addParameter(TypeName.INT, dims.get(i).name());
+      text.add(i == 0 ? "$S + $N" : " + $S + $N", (i == 0 ? "" : ", ") + dims.get(i).name() + "=", dims.get(i).name());
+    }
+    return m.addStatement("return $L", text.build()).build();
+  }
+
+  static CodeBlock of(OperatorIr op) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    String name = op.name();
+    for (Param.Scalar d : op.dims()) {
+      code.addStatement("$T.dim($S, $S, $N)", PolyCode.CHECKS, name, d.name(), d.name());
+    }
+    CodeBlock.Builder dimsArgs = CodeBlock.builder();
+    for (int i = 0; i < op.dims().size(); i++) {
+      dimsArgs.add(i == 0 ? "$N" : ", $N", op.dims().get(i).name());
+    }
+    for (Param.Array a : op.arrays()) {
+      code.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, name, a.name(), a.name());
+      CodeBlock.Builder extents = CodeBlock.builder();
+      List<Poly> ex = a.shape().extents();
+      for (int i = 0; i < ex.size(); i++) {
+        extents.add(i == 0 ? "$L" : ", $L", PolyCode.of(ex.get(i)));
+      }
+      String length = a.name() + "$length";
+      code.addStatement("final long $N = $T.shapeLength($L)", length, PolyCode.CHECKS, extents.build());
+      code.beginControlFlow("if ($N.length != $N)", a.name(), length)
+          .addStatement("throw $T.badLength($S, $S, $S, $N, $N.length, $N($L))", PolyCode.CHECKS, name, a.name(),
+              a.shape().text(), length, a.name(), dimsHelperName(op), dimsArgs.build())
+          .endControlFlow();
+    }
+    return code.build();
+  }
+}

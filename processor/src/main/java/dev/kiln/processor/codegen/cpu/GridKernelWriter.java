@@ -1,0 +1,97 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.ArrayTypeName;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.TypeName;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the CPU launcher of a grid operator: argument checks, then the grid's outermost
+ * dimension cut into chunks run by {@code CpuExecutor}, the inner grid loops inside, the worker's
+ * code innermost (so the last grid dimension, usually the contiguous one, is the inner loop).
+ */
+final class GridKernelWriter {
+  static final ClassName CPU_EXECUTOR = ClassName.get("dev.kiln.runtime.cpu", "CpuExecutor");
+  static final ClassName PARTIALS = ClassName.get("dev.kiln.runtime.cpu", "Partials");
+  static final ClassName REDUCE_OP = ClassName.get("dev.kiln.runtime.cpu", "ReduceOp");
+
+  private GridKernelWriter() {}
+
+  static MethodSpec write(OperatorIr op, ClassName owner) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("CPU kernel of {@link $T#$L}: the same parameters and results, run over the grid in parallel.\n", owner, op.name());
+    List<String> reserved = new ArrayList<>();
+    for (Param p : op.params()) {
+      m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
+      reserved.add(p.name());
+      reserved.add(p.name() + "$length");
+    }
+    reserved.addAll(List.of("chunk", "lo", "hi", "chunks"));
+    m.addCode(ArgumentChecks.of(op));
+
+    JavaNames names = new JavaNames(reserved);
+    JavaBodyEmitter emitter = new JavaBodyEmitter(names, op.names());
+    emitter.countUses(op.body(), List.of());
+    List<ReductionPlan.Entry> reductions = ReductionPlan.of(op);
+
+    if (op.grid().isEmpty()) {
+      emitter.openScope();
+      emitter.setWorkerDepth(0);
+      emitter.statements(op.body());
+      m.addCode(emitter.closeScope());
+      return m.build();
+    }
+
+    String outerExtent = op.grid().get(0).extent().name();
+    m.addStatement("final int chunks = $T.chunks($N, $L)", CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
+    emitter.openScope(); // per-chunk prologue
+    List<CodeBlock> folds = new ArrayList<>();
+    for (ReductionPlan.Entry r : reductions) {
+      if (!r.partials()) {
+        continue;
+      }
+      TypeName array = JavaTypes.arrayOf(r.array().elementType());
+      String all = names.fresh(r.array().name() + "Partials");
+      String mine = names.fresh(r.array().name() + "Part");
+      m.addStatement("final $T $N = chunks == 1 ? new $T[] {$N} : $T.$L($T.$L, chunks, $N.length)",
+          ArrayTypeName.of(array), all, array, r.array().name(), PARTIALS,
+          r.array().elementType().javaName() + "s", REDUCE_OP, r.op().name(), r.array().name());
+      emitter.add(CodeBlock.builder().addStatement("final $T $N = $N[chunk]", array, mine, all).build());
+      emitter.target(r.array(), mine);
+      folds.add(CodeBlock.of("$T.foldInto($N, $N, $T.$L)", PARTIALS, r.array().name(), all, REDUCE_OP, r.op().name()));
+    }
+    List<String> varNames = new ArrayList<>();
+    for (int k = 0; k < op.grid().size(); k++) {
+      GridDim g = op.grid().get(k);
+      emitter.openScope();
+      String v = names.fresh(g.var().name());
+      varNames.add(v);
+      emitter.bind(g.var(), v, k + 1);
+    }
+    emitter.setWorkerDepth(op.grid().size());
+    emitter.statements(op.body());
+    for (int k = op.grid().size() - 1; k >= 0; k--) {
+      CodeBlock inner = emitter.closeScope();
+      String v = varNames.get(k);
+      CodeBlock loop = k == 0
+          ? CodeBlock.of("for (int $N = lo; $N < hi; $N++) {\n$>$L$<}\n", v, v, v, inner)
+          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, inner);
+      emitter.add(loop);
+    }
+    CodeBlock chunkBody = emitter.closeScope();
+    m.addCode("$T.forEachChunk($N, chunks, (chunk, lo, hi) -> {\n$>$L$<});\n", CPU_EXECUTOR, outerExtent, chunkBody);
+    for (CodeBlock fold : folds) {
+      m.beginControlFlow("if (chunks > 1)").addStatement(fold).endControlFlow();
+    }
+    return m.build();
+  }
+}

@@ -1,0 +1,348 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.MathFn;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Emits Java for a worker's IR. Code lives in nested scopes (the kernel prologue, one per grid
+ * loop, one per sequential loop); every expression is placed in the outermost scope where its
+ * operands exist, so loop-invariant work is hoisted, and a node used more than once (or named in
+ * the source) is computed once into a {@code final} local. Array reads and integer divisions stay
+ * in the scope they were written in, so nothing that may trap runs where the source would not.
+ */
+final class JavaBodyEmitter {
+  static final ClassName KMATH = ClassName.get("dev.kiln", "KMath");
+
+  private static final class Scope {
+    final CodeBlock.Builder code = CodeBlock.builder();
+    final Map<Expr, String> temps = new HashMap<>();
+  }
+
+  private final JavaNames names;
+  private final Map<Expr, String> sourceNames;
+  private final Map<Expr, Integer> uses = new HashMap<>();
+  private final Map<Expr.Var, String> varNames = new HashMap<>();
+  private final Map<Expr.Var, Integer> varDepth = new HashMap<>();
+  private final Map<Integer, Integer> loopDepth = new HashMap<>();
+  private final Map<Param.Array, String> targets = new HashMap<>();
+  private final Map<Expr, Integer> depthMemo = new HashMap<>();
+  private final List<Scope> scopes = new ArrayList<>();
+  private int workerDepth;
+
+  JavaBodyEmitter(JavaNames names, Map<Expr, String> sourceNames) {
+    this.names = names;
+    this.sourceNames = sourceNames;
+  }
+
+  // ---- set-up ----
+
+  /** Counts uses of every node reachable from these statements and results. */
+  void countUses(List<Stmt> body, List<Expr> extraRoots) {
+    Set<Expr> seen = new HashSet<>();
+    for (Expr e : extraRoots) {
+      use(e, seen);
+    }
+    countStatements(body, seen);
+  }
+
+  private void countStatements(List<Stmt> body, Set<Expr> seen) {
+    for (Stmt s : body) {
+      use(s.guard(), seen);
+      if (s instanceof Stmt.Store st) {
+        use(st.index(), seen);
+        use(st.value(), seen);
+      } else if (s instanceof Stmt.Accumulate a) {
+        use(a.index(), seen);
+        use(a.value(), seen);
+      } else {
+        Stmt.Loop l = (Stmt.Loop) s;
+        use(l.lo(), seen);
+        use(l.hi(), seen);
+        for (Stmt.Carried c : l.carried()) {
+          use(c.init(), seen);
+          use(c.next(), seen);
+        }
+        countStatements(l.body(), seen);
+      }
+    }
+  }
+
+  private void use(Expr e, Set<Expr> seen) {
+    uses.merge(e, 1, Integer::sum);
+    if (seen.add(e)) {
+      for (Expr o : e.operands()) {
+        use(o, seen);
+      }
+    }
+  }
+
+  /** Where stores and accumulations into {@code array} go (a partial-result array, say). */
+  void target(Param.Array array, String javaName) {
+    targets.put(array, javaName);
+  }
+
+  /** Binds a variable to a Java name, defined in the scope at {@code depth}. */
+  void bind(Expr.Var v, String javaName, int depth) {
+    varNames.put(v, javaName);
+    varDepth.put(v, depth);
+  }
+
+  /** The scope of the worker's top level (array reads outside loops stay there). */
+  void setWorkerDepth(int depth) {
+    this.workerDepth = depth;
+  }
+
+  void openScope() {
+    scopes.add(new Scope());
+  }
+
+  CodeBlock closeScope() {
+    return scopes.remove(scopes.size() - 1).code.build();
+  }
+
+  int depth() {
+    return scopes.size() - 1;
+  }
+
+  /** Appends code to the current scope. */
+  void add(CodeBlock code) {
+    current().code.add(code);
+  }
+
+  private Scope current() {
+    return scopes.get(scopes.size() - 1);
+  }
+
+  // ---- statements ----
+
+  void statements(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        CodeBlock index = expr(st.index());
+        CodeBlock value = expr(st.value());
+        guarded(st.guard(), CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build());
+      } else if (s instanceof Stmt.Accumulate a) {
+        guarded(a.guard(), accumulate(a));
+      } else {
+        loop((Stmt.Loop) s);
+      }
+    }
+  }
+
+  private String target(Param.Array array) {
+    return targets.getOrDefault(array, array.name());
+  }
+
+  /**
+   * Appends {@code code} under {@code guard}. Every expression {@code code} uses was emitted
+   * before this call, so temporaries it made sit before the {@code if}, visible after it too.
+   */
+  private void guarded(Expr guard, CodeBlock code) {
+    if (guard instanceof Expr.Const c && c.isTrue()) {
+      current().code.add(code);
+      return;
+    }
+    CodeBlock g = expr(guard);
+    current().code.beginControlFlow("if ($L)", g).add(code).endControlFlow();
+  }
+
+  private CodeBlock accumulate(Stmt.Accumulate a) {
+    String t = target(a.array());
+    if (a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT) {
+      CodeBlock index = expr(a.index());
+      CodeBlock value = expr(a.value());
+      return CodeBlock.builder()
+          .addStatement("$N[$L] $L= $L", t, index, a.op() == ReduceKind.SUM ? "+" : "*", value)
+          .build();
+    }
+    CodeBlock index = a.index().operands().isEmpty() ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));
+    CodeBlock value = expr(a.value());
+    return CodeBlock.builder()
+        .addStatement("$N[$L] = $T.$L($N[$L], $L)", t, index, Math.class,
+            a.op() == ReduceKind.MAX ? "max" : "min", t, index, value)
+        .build();
+  }
+
+  private void loop(Stmt.Loop l) {
+    CodeBlock lo = expr(l.lo());
+    CodeBlock hi = l.hi().operands().isEmpty() ? expr(l.hi()) : CodeBlock.of("$N", materialize(l.hi(), depth()));
+    boolean guarded = !(l.guard() instanceof Expr.Const g && g.isTrue());
+    CodeBlock guard = guarded ? expr(l.guard()) : null;
+    int outer = depth();
+    List<String> carriedNames = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      CodeBlock init = expr(c.init());
+      String name = names.fresh(c.phi().name());
+      current().code.addStatement("$T $N = $L", JavaTypes.of(c.phi().type()), name, init);
+      carriedNames.add(name);
+    }
+    String index = names.fresh(l.index().name());
+    openScope();
+    int bodyDepth = depth();
+    loopDepth.put(l.id(), bodyDepth);
+    bind(l.index(), index, bodyDepth);
+    for (int i = 0; i < l.carried().size(); i++) {
+      bind(l.carried().get(i).phi(), carriedNames.get(i), bodyDepth);
+    }
+    statements(l.body());
+    List<CodeBlock> nexts = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      nexts.add(c.next() == c.phi() ? null
+          : l.carried().size() == 1 ? expr(c.next()) : CodeBlock.of("$N", materialize(c.next(), bodyDepth)));
+    }
+    for (int i = 0; i < nexts.size(); i++) {
+      if (nexts.get(i) != null) {
+        current().code.addStatement("$N = $L", carriedNames.get(i), nexts.get(i));
+      }
+    }
+    CodeBlock body = closeScope();
+    String step = l.step() == 1 ? index + "++" : index + " += " + l.step();
+    CodeBlock loop = CodeBlock.of("for ($T $N = $L; $N < $L; $L) {\n$>$L$<}\n",
+        JavaTypes.of(l.index().type()), index, lo, index, hi, step, body);
+    if (guarded) {
+      current().code.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
+    } else {
+      current().code.add(loop);
+    }
+    for (int i = 0; i < l.carried().size(); i++) {
+      bind(l.carried().get(i).result(), carriedNames.get(i), outer);
+    }
+  }
+
+  // ---- expressions ----
+
+  /** Java source for {@code e}, valid in the current scope. */
+  CodeBlock expr(Expr e) {
+    if (e instanceof Expr.Const c) {
+      return JavaLiterals.of(c);
+    }
+    if (e instanceof Expr.ScalarRef s) {
+      return CodeBlock.of("$N", s.param().name());
+    }
+    if (e instanceof Expr.Var v) {
+      String name = varNames.get(v);
+      if (name == null) {
+        throw new IllegalStateException("unbound variable " + v.name());
+      }
+      return CodeBlock.of("$N", name);
+    }
+    String temp = lookup(e);
+    if (temp != null) {
+      return CodeBlock.of("$N", temp);
+    }
+    int d = depthOf(e);
+    if (uses.getOrDefault(e, 1) > 1 || d < depth() || sourceNames.containsKey(e)) {
+      return CodeBlock.of("$N", materialize(e, d));
+    }
+    return inline(e);
+  }
+
+  private String lookup(Expr e) {
+    for (int i = scopes.size() - 1; i >= 0; i--) {
+      String t = scopes.get(i).temps.get(e);
+      if (t != null) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** Computes {@code e} into a final local in the scope at {@code depth}; returns its name. */
+  private String materialize(Expr e, int depth) {
+    String existing = lookup(e);
+    if (existing != null) {
+      return existing;
+    }
+    List<Scope> saved = new ArrayList<>(scopes.subList(depth + 1, scopes.size()));
+    scopes.subList(depth + 1, scopes.size()).clear();
+    CodeBlock code;
+    try {
+      code = inline(e);
+    } finally {
+      scopes.addAll(saved);
+    }
+    String base = sourceNames.getOrDefault(e, "t");
+    String name = names.fresh(base);
+    Scope s = scopes.get(depth);
+    s.code.addStatement("final $T $N = $L", JavaTypes.of(e.type()), name, code);
+    s.temps.put(e, name);
+    return name;
+  }
+
+  private CodeBlock inline(Expr e) {
+    if (e instanceof Expr.Load l) {
+      CodeBlock read = CodeBlock.of("$N[$L]", l.array().name(), expr(l.index()));
+      if (l.guard() instanceof Expr.Const c && c.isTrue()) {
+        return read;
+      }
+      return CodeBlock.of("($L ? $L : $L)", expr(l.guard()), read, JavaLiterals.zero(l.type()));
+    }
+    if (e instanceof Expr.Unary u) {
+      return CodeBlock.of("($L$L)", u.op().javaSymbol(), expr(u.operand()));
+    }
+    if (e instanceof Expr.Binary b) {
+      return CodeBlock.of("($L $L $L)", expr(b.left()), b.op().javaSymbol(), expr(b.right()));
+    }
+    if (e instanceof Expr.Select s) {
+      return CodeBlock.of("($L ? $L : $L)", expr(s.cond()), expr(s.ifTrue()), expr(s.ifFalse()));
+    }
+    if (e instanceof Expr.Cast c) {
+      return CodeBlock.of("(($T) $L)", JavaTypes.of(c.type()), expr(c.operand()));
+    }
+    Expr.Call call = (Expr.Call) e;
+    CodeBlock.Builder args = CodeBlock.builder();
+    for (int i = 0; i < call.args().size(); i++) {
+      args.add(i == 0 ? "$L" : ", $L", expr(call.args().get(i)));
+    }
+    return CodeBlock.of("$T.$L($L)", mathClass(call), call.fn().javaName(), args.build());
+  }
+
+  /** KMath for its functions in float, and for those java.lang.Math lacks; Math otherwise. */
+  private static Object mathClass(Expr.Call call) {
+    MathFn fn = call.fn();
+    boolean kmath = !fn.inJavaMath() || (call.type() == ScalarType.FLOAT && fn.inKMath());
+    return kmath ? KMATH : ClassName.get(Math.class);
+  }
+
+  private int depthOf(Expr e) {
+    Integer memo = depthMemo.get(e);
+    if (memo != null) {
+      return memo;
+    }
+    int d;
+    if (e instanceof Expr.Var v) {
+      Integer vd = varDepth.get(v);
+      if (vd == null) {
+        throw new IllegalStateException("unbound variable " + v.name());
+      }
+      return vd; // not memoised: a loop result is rebound as loops close
+    }
+    d = 0;
+    for (Expr o : e.operands()) {
+      d = Math.max(d, depthOf(o));
+    }
+    if (e instanceof Expr.Load l) {
+      d = Math.max(d, anchor(l.scope()));
+    } else if (e instanceof Expr.Binary b && b.scope() >= 0) {
+      d = Math.max(d, anchor(b.scope()));
+    }
+    depthMemo.put(e, d);
+    return d;
+  }
+
+  private int anchor(int scope) {
+    return scope == 0 ? workerDepth : loopDepth.get(scope);
+  }
+}

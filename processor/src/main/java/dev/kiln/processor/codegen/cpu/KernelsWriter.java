@@ -1,0 +1,51 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import java.util.List;
+import javax.annotation.processing.Generated;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+
+/** Writes {@code <Class>Kernels}: the CPU form of every operator of one annotated class. */
+public final class KernelsWriter {
+  private KernelsWriter() {}
+
+  /** The generated class's name for operators declared in {@code owner}. */
+  public static ClassName kernelsName(TypeElement owner, String packageName) {
+    String qualified = owner.getQualifiedName().toString();
+    String simple = packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
+    return ClassName.get(packageName, simple.replace('.', '_') + "Kernels");
+  }
+
+  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators) {
+    ClassName ownerName = ClassName.get(owner);
+    ClassName name = kernelsName(owner, packageName);
+    TypeSpec.Builder type = TypeSpec.classBuilder(name)
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addOriginatingElement(owner)
+        .addAnnotation(AnnotationSpec.builder(Generated.class)
+            .addMember("value", "$S", "dev.kiln.processor.KilnProcessor").build())
+        .addJavadoc("CPU kernels compiled by Kiln from the {@code @Operator} methods of {@link $T}.\n"
+            + "Each method has its operator's parameters and behaviour; grid operators check their\n"
+            + "arguments and run in parallel on {@code dev.kiln.runtime.cpu.CpuExecutor}.\n", ownerName)
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    for (OperatorIr op : operators) {
+      if (op.kind() == OperatorKind.ELEMENTWISE) {
+        type.addMethod(ElementwiseWriter.scalar(op, ownerName));
+        if (ElementwiseWriter.mappable(op)) {
+          ElementwiseWriter.maps(op, ownerName).forEach(type::addMethod);
+        }
+      } else {
+        type.addMethod(GridKernelWriter.write(op, ownerName));
+        type.addMethod(ArgumentChecks.dimsHelper(op));
+      }
+    }
+    return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.kiln.processor.diag;
+
+/**
+ * Every diagnostic the processor reports, with a stable id. The id leads the printed message, in
+ * brackets, so users can search for it and tests can pin it. Texts are {@link String#format}
+ * patterns. Ids are never reused for a different meaning.
+ */
+public enum Message {
+  UNSUPPORTED_STATEMENT(
+      "KILN001",
+      "%s is not supported in an operator body; supported are local declarations, assignments,"
+          + " if/else, for loops and (in elementwise operators) return"),
+  UNSUPPORTED_EXPRESSION(
+      "KILN002",
+      "%s is not supported in an operator; supported are literals, locals, parameters,"
+          + " arithmetic, comparisons, ?:, casts, array reads and calls of KMath, Math and"
+          + " operators"),
+  UNKNOWN_CALL(
+      "KILN003",
+      "call to %s is not supported: an operator may call only dev.kiln.KMath and java.lang.Math"
+          + " functions and other @Operator methods"),
+  RECURSION("KILN004", "operator '%s' calls itself (through %s); recursion is not supported"),
+  ALLOCATION_IN_WORKER(
+      "KILN005",
+      "allocation inside a worker is not supported; workers run in parallel and may not allocate"
+          + " (allocate temporaries outside the operator and pass them as @Out arrays)"),
+  OBJECT_USE(
+      "KILN006",
+      "%s: operators work on primitives and arrays only; objects, fields and strings are not"
+          + " supported (static final constants are)"),
+  WRITE_RACE(
+      "KILN007",
+      "workers may write the same element of '%s': %s. Each worker must write distinct elements;"
+          + " if this is a reduction, declare the parameter @Out @Reduce"),
+  INDEX_OUT_OF_BOUNDS(
+      "KILN008", "index %s of '%s' is out of bounds for every worker: the array has %s elements"),
+  SHAPE_UNKNOWN_DIM(
+      "KILN009", "@Shape(\"%s\") names '%s', which is not a @Dim parameter of '%s'%s"),
+  OUT_NEVER_WRITTEN("KILN010", "@Out parameter '%s' is never written by '%s'"),
+  PARALLEL_LOOP_FORM(
+      "KILN011",
+      "@Parallel loop is not of the supported form: %s; write for (@Parallel int i = 0; i < N;"
+          + " i++) with N a @Dim parameter"),
+  OPERATOR_NOT_STATIC("KILN012", "@Operator method '%s' must be static"),
+  UNSUPPORTED_PARAMETER_TYPE(
+      "KILN013",
+      "parameter '%s' has type %s; operators take float, double, int, long and boolean scalars"
+          + " and float[], double[] and int[] arrays"),
+  ARRAY_WITHOUT_SHAPE(
+      "KILN014", "array parameter '%s' needs a @Shape, e.g. @Shape(\"N\") or @Shape(\"B, H\")"),
+  DIM_NOT_INT("KILN015", "@Dim parameter '%s' must be an int"),
+  RETURN_TYPE(
+      "KILN016",
+      "operator '%s' %s; an elementwise operator returns a float, double, int, long or boolean"
+          + " computed from scalar parameters, a grid operator returns void and writes @Out arrays"),
+  NOT_PERFECTLY_NESTED(
+      "KILN017",
+      "%s; @Parallel loops must be perfectly nested: each @Parallel loop's body is exactly the"
+          + " next @Parallel loop, and the innermost one's body is the worker"),
+  OUT_NOT_ARRAY("KILN018", "@%s parameter '%s' must be an array"),
+  WRITE_TO_INPUT(
+      "KILN019", "'%s' is an input and may not be written; mark the parameter @Out to write it"),
+  READ_OF_OUTPUT(
+      "KILN020",
+      "worker reads @Out array '%s'; outputs are write-only inside an operator, keep the value in"
+          + " a local instead"),
+  REDUCE_FORM(
+      "KILN021",
+      "%s; a @Reduce array is updated only as r[i] += e, r[i] *= e, r[i] = max(r[i], e) or"
+          + " r[i] = min(r[i], e), with one operator per array"),
+  ASSIGN_TO_PARAMETER(
+      "KILN022", "parameter '%s' is assigned; operator parameters are read-only, use a local"),
+  SHAPE_SYNTAX(
+      "KILN023",
+      "@Shape(\"%s\") is malformed: %s; write comma-separated extents made of @Dim names, integer"
+          + " literals, +, - and *"),
+  UNSUPPORTED_LOCAL_TYPE(
+      "KILN024", "local '%s' has type %s; locals are float, double, int, long or boolean"),
+  SEQUENTIAL_LOOP_FORM(
+      "KILN025",
+      "loop is not of the supported form: %s; write for (int k = lo; k < hi; k++) (or k += c with"
+          + " c a positive literal)"),
+  STATEMENT_OUTSIDE_GRID(
+      "KILN026",
+      "%s outside the @Parallel loops; before the loops only local declarations of sizes and"
+          + " constants are allowed, after them nothing"),
+  GRID_OPERATOR_CALL(
+      "KILN027",
+      "call to grid operator '%s' inside an operator: composite operators (calls of grid"
+          + " operators) are not supported yet; only elementwise operators are inlined"),
+  ARGUMENT_MISMATCH("KILN028", "call to '%s': %s"),
+  GRADIENT_NOT_YET(
+      "KILN029",
+      "@Gradient(of = \"%s\") is accepted but not used yet: gradients are not implemented in this"
+          + " version of Kiln"),
+  ELEMENTWISE_LOOP(
+      "KILN030",
+      "%s is not supported in an elementwise operator; loops and arrays belong in grid operators"),
+  CROSS_MODULE_OPERATOR(
+      "KILN031",
+      "operator '%s' is compiled in another module or jar; calling operators across compilation"
+          + " units is not supported yet, declare it in a source compiled together with this one"),
+  INTERNAL_ERROR(
+      "KILN999",
+      "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"
+          + " with this operator");
+
+  private final String id;
+  private final String pattern;
+
+  Message(String id, String pattern) {
+    this.id = id;
+    this.pattern = pattern;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  /** The full text: {@code [KILN007] workers may write ...}. */
+  public String format(Object... args) {
+    return "[" + id + "] " + String.format(pattern, args);
+  }
+}

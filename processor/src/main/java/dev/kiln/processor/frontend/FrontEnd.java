@@ -1,0 +1,149 @@
+package dev.kiln.processor.frontend;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import dev.kiln.processor.diag.KilnDiagnostic;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Reporter;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * The front end: reads {@code @Operator} methods through the Tree API and lowers each into an
+ * {@link OperatorIr}. Elementwise operators that other operators call are lowered on demand (and
+ * once); a call cycle is reported as recursion.
+ */
+public final class FrontEnd implements Inliner {
+  /** Thrown when a called operator failed to lower; its own errors are already reported. */
+  private static final class CalleeFailed extends RuntimeException {
+    CalleeFailed() {
+      super(null, null, false, false);
+    }
+  }
+
+  private final Trees trees;
+  private final Elements elements;
+  private final Reporter reporter;
+  private final ExprFactory f = new ExprFactory();
+  private final Map<ExecutableElement, OperatorIr> done = new HashMap<>();
+  private final Map<ExecutableElement, Boolean> failed = new HashMap<>();
+  private final Deque<ExecutableElement> inProgress = new ArrayDeque<>();
+
+  public FrontEnd(Trees trees, Elements elements, Reporter reporter) {
+    this.trees = trees;
+    this.elements = elements;
+    this.reporter = reporter;
+  }
+
+  /** The source of an operator element, or null when it has no tree here (compiled elsewhere). */
+  public OperatorSource source(ExecutableElement element) {
+    TreePath path = trees.getPath(element);
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree)) {
+      return null;
+    }
+    return new OperatorSource(element, tree, path.getCompilationUnit(), (TypeElement) element.getEnclosingElement());
+  }
+
+  /** The IR of {@code op}, or null after reporting its errors. */
+  public OperatorIr lower(OperatorSource op) {
+    if (done.containsKey(op.element())) {
+      return done.get(op.element());
+    }
+    if (failed.containsKey(op.element())) {
+      return null;
+    }
+    int before = reporter.errorCount();
+    OperatorIr ir = null;
+    inProgress.push(op.element());
+    try {
+      Signature signature = new SignatureReader(reporter).read(op);
+      if (signature != null) {
+        ir = lowerBody(op, signature);
+      }
+    } catch (KilnDiagnostic d) {
+      reporter.error(d.tree() != null ? d.tree() : op.tree(), op.unit(), d.kilnMessage(), d.args());
+    } catch (CalleeFailed calleeFailed) {
+      ir = null;
+    } finally {
+      inProgress.pop();
+    }
+    if (reporter.errorCount() != before) {
+      ir = null;
+    }
+    if (ir == null) {
+      failed.put(op.element(), true);
+    } else {
+      done.put(op.element(), ir);
+    }
+    return ir;
+  }
+
+  private OperatorIr lowerBody(OperatorSource op, Signature signature) {
+    f.startOperator();
+    LoweringState state = new LoweringState(f, signature, new NameResolver(elements, op), this);
+    BlockTree body = op.tree().getBody();
+    if (body == null) {
+      throw new KilnDiagnostic(op.tree(), Message.OPERATOR_NOT_STATIC, op.name());
+    }
+    if (signature.kind() == OperatorKind.ELEMENTWISE) {
+      StatementLowering lowering = new StatementLowering(state, reporter, op, true);
+      lowering.statements(body.getStatements());
+      return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.ELEMENTWISE,
+          signature.params(), signature.resultType(), lowering.result(), List.of(), List.of(), state.exprNames);
+    }
+    GridStructure structure = GridStructure.of(body, signature);
+    StatementLowering lowering = new StatementLowering(state, reporter, op, false);
+    for (VariableTree v : structure.prologue()) {
+      lowering.statement(v);
+    }
+    List<GridDim> grid = new ArrayList<>();
+    for (GridStructure.Loop loop : structure.loops()) {
+      Expr.Var var = f.newVar(loop.var(), ScalarType.INT, Expr.VarKind.GRID);
+      grid.add(new GridDim(var, loop.extent()));
+      state.env.put(loop.var(), new Local(ScalarType.INT, var, "@Parallel loop variable '" + loop.var() + "' is assigned in the body"));
+      state.bounds.lowerBounds.put(var.name(), Poly.ZERO);
+    }
+    lowering.statement(structure.worker());
+    return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
+        signature.params(), null, null, grid, state.out, state.exprNames);
+  }
+
+  @Override
+  public OperatorIr elementwise(ExecutableElement operator, Tree callSite) {
+    if (inProgress.contains(operator)) {
+      String through = inProgress.peek().getSimpleName().toString();
+      throw new KilnDiagnostic(callSite, Message.RECURSION, operator.getSimpleName(), through);
+    }
+    OperatorSource source = source(operator);
+    if (source == null) {
+      throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
+          operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName());
+    }
+    if (!operator.getReturnType().getKind().isPrimitive()) {
+      throw new KilnDiagnostic(callSite, Message.GRID_OPERATOR_CALL, operator.getSimpleName());
+    }
+    OperatorIr ir = lower(source);
+    if (ir == null) {
+      throw new CalleeFailed();
+    }
+    return ir;
+  }
+}

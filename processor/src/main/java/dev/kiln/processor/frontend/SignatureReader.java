@@ -1,0 +1,141 @@
+package dev.kiln.processor.frontend;
+
+import com.sun.source.tree.AnnotationTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Reporter;
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/** Validates an operator's declaration and reads its {@link Signature}; reports what is wrong. */
+public final class SignatureReader {
+  private final Reporter reporter;
+
+  public SignatureReader(Reporter reporter) {
+    this.reporter = reporter;
+  }
+
+  /** The signature, or null after reporting errors. */
+  public Signature read(OperatorSource op) {
+    int before = reporter.errorCount();
+    if (!op.element().getModifiers().contains(Modifier.STATIC)) {
+      reporter.error(op.tree(), op.unit(), Message.OPERATOR_NOT_STATIC, op.name());
+    }
+    List<? extends VariableElement> elements = op.element().getParameters();
+    List<? extends VariableTree> trees = op.tree().getParameters();
+    Set<String> dims = new LinkedHashSet<>();
+    for (int i = 0; i < elements.size(); i++) {
+      if (Annotations.has(elements.get(i), Annotations.DIM)) {
+        if (elements.get(i).asType().getKind() != TypeKind.INT) {
+          reporter.error(trees.get(i), op.unit(), Message.DIM_NOT_INT, elements.get(i).getSimpleName());
+        }
+        dims.add(elements.get(i).getSimpleName().toString());
+      }
+    }
+    List<Param> params = new ArrayList<>();
+    for (int i = 0; i < elements.size(); i++) {
+      Param p = param(op, i, elements.get(i), trees.get(i), dims);
+      if (p != null) {
+        params.add(p);
+      }
+    }
+    TypeMirror ret = op.element().getReturnType();
+    OperatorKind kind;
+    ScalarType resultType = null;
+    if (ret.getKind() == TypeKind.VOID) {
+      kind = OperatorKind.GRID;
+    } else {
+      kind = OperatorKind.ELEMENTWISE;
+      resultType = ScalarType.ofJavaName(ret.getKind().isPrimitive() ? ret.toString() : "");
+      Tree where = op.tree().getReturnType() != null ? op.tree().getReturnType() : op.tree();
+      if (resultType == null) {
+        reporter.error(where, op.unit(), Message.RETURN_TYPE, op.name(), "returns " + ret);
+      } else {
+        for (int i = 0; i < params.size(); i++) {
+          Param p = params.get(i);
+          if (p instanceof Param.Array || ((Param.Scalar) p).dim()) {
+            reporter.error(trees.get(p.position()), op.unit(), Message.RETURN_TYPE, op.name(),
+                "returns a value but takes " + (p instanceof Param.Array ? "the array '" : "the @Dim '")
+                    + p.name() + "'");
+            break;
+          }
+        }
+      }
+    }
+    return reporter.errorCount() == before ? new Signature(kind, params, resultType) : null;
+  }
+
+  private Param param(
+      OperatorSource op, int position, VariableElement element, VariableTree tree, Set<String> dims) {
+    String name = element.getSimpleName().toString();
+    TypeMirror type = element.asType();
+    boolean out = Annotations.has(element, Annotations.OUT);
+    boolean reduce = Annotations.has(element, Annotations.REDUCE);
+    AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
+    if (type.getKind() == TypeKind.ARRAY) {
+      TypeMirror component = ((ArrayType) type).getComponentType();
+      ScalarType elementType = ScalarType.ofJavaName(component.toString());
+      if (elementType == null || !(elementType == ScalarType.FLOAT || elementType == ScalarType.DOUBLE || elementType == ScalarType.INT)) {
+        reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
+        return null;
+      }
+      if (shapeMirror == null) {
+        reporter.error(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
+        return null;
+      }
+      Shape shape = shape(op, tree, shapeMirror, dims);
+      if (shape == null) {
+        return null;
+      }
+      ArrayRole role = reduce ? ArrayRole.REDUCE : out ? ArrayRole.OUT : ArrayRole.IN;
+      return new Param.Array(name, position, elementType, shape, role);
+    }
+    ScalarType scalar = type.getKind().isPrimitive() ? ScalarType.ofJavaName(type.toString()) : null;
+    if (scalar == null) {
+      reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
+      return null;
+    }
+    for (String a : new String[] {"Out", "Reduce", "Shape"}) {
+      if (Annotations.has(element, "dev.kiln." + a)) {
+        reporter.error(tree, op.unit(), Message.OUT_NOT_ARRAY, a, name);
+        return null;
+      }
+    }
+    return new Param.Scalar(name, position, scalar, dims.contains(name));
+  }
+
+  private Shape shape(OperatorSource op, VariableTree tree, AnnotationMirror mirror, Set<String> dims) {
+    String text = Annotations.stringValue(mirror, "value");
+    AnnotationTree annotation = Annotations.tree(tree.getModifiers(), Annotations.SHAPE);
+    Tree where = annotation == null ? tree : Annotations.argumentOrSelf(annotation);
+    if (text == null) {
+      reporter.error(where, op.unit(), Message.SHAPE_SYNTAX, "", "it has no value");
+      return null;
+    }
+    try {
+      return ShapeParser.parse(text, dims);
+    } catch (ShapeParser.ShapeException e) {
+      if (e.unknownDim) {
+        String hint = dims.isEmpty() ? " (it declares no @Dim parameters)" : " (its @Dim parameters are " + String.join(", ", dims) + ")";
+        reporter.error(where, op.unit(), Message.SHAPE_UNKNOWN_DIM, text, e.detail, op.name(), hint);
+      } else {
+        reporter.error(where, op.unit(), Message.SHAPE_SYNTAX, text, e.detail);
+      }
+      return null;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.kiln.processor.ir;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads integer expressions as affine forms over grid and loop variables, and flat array indices
+ * back as per-dimension indices of the array's shape.
+ */
+public final class AffineAnalysis {
+  private AffineAnalysis() {}
+
+  /** The affine form of an integer expression, or null when it is not affine. */
+  public static Affine affine(Expr e) {
+    if (!e.type().isIntegral()) {
+      return null;
+    }
+    if (e instanceof Expr.Const c) {
+      return Affine.constant(Poly.constant(c.integralValue()));
+    }
+    if (e instanceof Expr.ScalarRef s) {
+      return Affine.constant(Poly.symbol(s.param().name()));
+    }
+    if (e instanceof Expr.Var v) {
+      return v.kind() == Expr.VarKind.GRID || v.kind() == Expr.VarKind.LOOP_INDEX
+          ? Affine.variable(v.name())
+          : null;
+    }
+    if (e instanceof Expr.Cast c) {
+      return c.operand().type().isIntegral() ? affine(c.operand()) : null;
+    }
+    if (e instanceof Expr.Unary u) {
+      Affine a = u.op() == UnaryOp.NEG ? affine(u.operand()) : null;
+      return a == null ? null : a.scale(Poly.constant(-1));
+    }
+    if (e instanceof Expr.Binary b) {
+      if (b.op() != BinaryOp.ADD && b.op() != BinaryOp.SUB && b.op() != BinaryOp.MUL) {
+        return null;
+      }
+      Affine l = affine(b.left());
+      Affine r = l == null ? null : affine(b.right());
+      if (r == null) {
+        return null;
+      }
+      try {
+        switch (b.op()) {
+          case ADD:
+            return l.add(r);
+          case SUB:
+            return l.subtract(r);
+          default:
+            if (l.isConstant()) {
+              return r.scale(l.constantPart());
+            }
+            return r.isConstant() ? l.scale(r.constantPart()) : null;
+        }
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The per-dimension indices whose row-major combination is {@code flat}: each term of the flat
+   * form goes to the outermost dimension whose stride divides it exactly. Always an exact
+   * decomposition ({@code flat == sum(index_k * stride_k)}); not a proof that each index is within
+   * its extent.
+   */
+  public static List<Affine> delinearize(Affine flat, Shape shape) {
+    List<Affine> out = new ArrayList<>();
+    Affine rest = flat;
+    for (int k = 0; k < shape.rank() - 1; k++) {
+      Poly stride = shape.stride(k);
+      Affine here = Affine.constant(Poly.ZERO);
+      Affine left = Affine.constant(Poly.ZERO);
+      for (var t : rest.coefficients().entrySet()) {
+        Poly[] qr = t.getValue().splitByDivisor(stride);
+        here = here.add(Affine.variable(t.getKey()).scale(qr[0]));
+        left = left.add(Affine.variable(t.getKey()).scale(qr[1]));
+      }
+      Poly[] qr = rest.constantPart().splitByDivisor(stride);
+      here = here.add(Affine.constant(qr[0]));
+      left = left.add(Affine.constant(qr[1]));
+      out.add(here);
+      rest = left;
+    }
+    out.add(rest);
+    return out;
+  }
+}

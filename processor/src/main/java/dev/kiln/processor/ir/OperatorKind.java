@@ -1,0 +1,9 @@
+package dev.kiln.processor.ir;
+
+/** The kinds of operator body Kiln compiles. */
+public enum OperatorKind {
+  /** Scalar parameters, a scalar result. */
+  ELEMENTWISE,
+  /** {@code @Parallel} loops over {@code @Dim} sizes around one worker's code. */
+  GRID
+}

@@ -1,0 +1,59 @@
+package dev.kiln.processor.ir;
+
+/** The scalar types of the DSL. Arrays hold {@code FLOAT}, {@code DOUBLE} or {@code INT}. */
+public enum ScalarType {
+  BOOL("boolean", "bool"),
+  INT("int", "i32"),
+  LONG("long", "i64"),
+  FLOAT("float", "f32"),
+  DOUBLE("double", "f64");
+
+  private final String javaName;
+  private final String irName;
+
+  ScalarType(String javaName, String irName) {
+    this.javaName = javaName;
+    this.irName = irName;
+  }
+
+  public String javaName() {
+    return javaName;
+  }
+
+  public String irName() {
+    return irName;
+  }
+
+  public boolean isFloating() {
+    return this == FLOAT || this == DOUBLE;
+  }
+
+  public boolean isIntegral() {
+    return this == INT || this == LONG;
+  }
+
+  public boolean isNumeric() {
+    return this != BOOL;
+  }
+
+  /** Whether a value of this type converts to {@code to} by Java's widening primitive conversion. */
+  public boolean widensTo(ScalarType to) {
+    return this == to || (isNumeric() && to.isNumeric() && ordinal() <= to.ordinal());
+  }
+
+  /** Java's binary numeric promotion. */
+  public static ScalarType promote(ScalarType a, ScalarType b) {
+    ScalarType wider = a.ordinal() >= b.ordinal() ? a : b;
+    return wider.ordinal() < INT.ordinal() ? INT : wider;
+  }
+
+  /** The type named by a Java primitive keyword, or null. */
+  public static ScalarType ofJavaName(String name) {
+    for (ScalarType t : values()) {
+      if (t.javaName.equals(name)) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

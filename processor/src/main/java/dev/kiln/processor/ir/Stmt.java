@@ -1,0 +1,55 @@
+package dev.kiln.processor.ir;
+
+import java.util.List;
+
+/**
+ * An effect of one worker, in program order: a store, an accumulation into a {@code @Reduce}
+ * output, or a sequential loop holding more statements. Every effect has a guard: the path
+ * condition under which the source executed it ({@code if} statements are converted to guards and
+ * selects).
+ */
+public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
+  Expr guard();
+
+  /** The source construct the statement came from (a javac tree), for diagnostics; may be null. */
+  Object origin();
+
+  /** {@code array[index] = value} when {@code guard} holds. */
+  record Store(Param.Array array, Expr index, Expr value, Expr guard, Object origin)
+      implements Stmt {}
+
+  /** {@code array[index] = array[index] (op) value} when {@code guard} holds. */
+  record Accumulate(
+      Param.Array array, Expr index, ReduceKind op, Expr value, Expr guard, Object origin)
+      implements Stmt {}
+
+  /**
+   * {@code for (index = lo; index < hi; index += step)} when {@code guard} holds, with values
+   * carried from one iteration to the next.
+   *
+   * @param id the loop's scope number, greater than 0
+   */
+  record Loop(
+      int id,
+      Expr.Var index,
+      Expr lo,
+      Expr hi,
+      long step,
+      Expr guard,
+      List<Carried> carried,
+      List<Stmt> body,
+      Object origin)
+      implements Stmt {
+    public Loop {
+      carried = List.copyOf(carried);
+      body = List.copyOf(body);
+    }
+  }
+
+  /**
+   * A local variable updated by a loop: {@code phi} is its value inside an iteration ({@code init}
+   * on the first), {@code next} its value at the end of one, {@code result} its value after the
+   * loop.
+   */
+  record Carried(Expr.Var phi, Expr init, Expr next, Expr.Var result) {}
+}

@@ -1,0 +1,104 @@
+package dev.kiln.runtime;
+
+/**
+ * Argument checks that generated launchers run before any work. Every message names the operator
+ * and the argument, and says what was expected and what was given. The failing paths build their
+ * messages; the passing paths allocate nothing.
+ */
+public final class Checks {
+  private Checks() {}
+
+  /** A {@code @Dim} size must not be negative. */
+  public static void dim(String operator, String dim, int value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(
+          operator + ": @Dim " + dim + " must not be negative, but was " + value);
+    }
+  }
+
+  /** An array argument must not be null. */
+  public static void notNull(String operator, String argument, Object array) {
+    if (array == null) {
+      throw new IllegalArgumentException(operator + ": argument '" + argument + "' is null");
+    }
+  }
+
+  /** {@code a * b}, saturating at {@code Long.MAX_VALUE} in magnitude instead of overflowing. */
+  public static long mul(long a, long b) {
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException overflow) {
+      return (a < 0) == (b < 0) ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+  }
+
+  /** {@code a + b}, saturating. */
+  public static long add(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
+  }
+
+  /**
+   * The element count of a shape with these extents: their product, saturated at {@code
+   * Long.MAX_VALUE}; -1 when an extent is negative.
+   */
+  public static long shapeLength(long e0) {
+    return e0 < 0 ? -1 : e0;
+  }
+
+  public static long shapeLength(long e0, long e1) {
+    return e0 < 0 || e1 < 0 ? -1 : mul(e0, e1);
+  }
+
+  public static long shapeLength(long e0, long e1, long e2) {
+    return e0 < 0 || e1 < 0 || e2 < 0 ? -1 : mul(mul(e0, e1), e2);
+  }
+
+  public static long shapeLength(long... extents) {
+    long n = 1;
+    for (long e : extents) {
+      if (e < 0) {
+        return -1;
+      }
+      n = mul(n, e);
+    }
+    return n;
+  }
+
+  /**
+   * The exception for an array whose length is not its shape's.
+   *
+   * @param expected from {@link #shapeLength}
+   * @param dims the bound sizes, such as {@code "B=2, H=3"}
+   */
+  public static IllegalArgumentException badLength(
+      String operator, String argument, String shape, long expected, int actual, String dims) {
+    String needs;
+    if (expected < 0) {
+      needs = "has a negative extent";
+    } else if (expected > Integer.MAX_VALUE) {
+      needs = "needs " + expected + " elements, more than a Java array holds";
+    } else {
+      needs = "needs length " + expected;
+    }
+    return new IllegalArgumentException(
+        operator + ": argument '" + argument + "' has length " + actual + " but @Shape(\"" + shape
+            + "\") " + needs + " (" + dims + ")");
+  }
+
+  /**
+   * For elementwise launchers: an input of length 1 is broadcast; any other length must equal the
+   * output's.
+   */
+  public static void broadcast(String operator, String argument, int actual, int outputLength) {
+    if (actual != 1 && actual != outputLength) {
+      throw new IllegalArgumentException(
+          operator + ": argument '" + argument + "' has length " + actual
+              + " but the output has length " + outputLength
+              + "; an input must have the output's length or length 1 (broadcast)");
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package dev.kiln.runtime.cpu;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * Runs generated CPU kernels: a grid's outermost parallel dimension is cut into chunks that a
+ * fork-join pool runs, when the grid holds enough work to pay for it.
+ *
+ * <p>System properties, read once: {@code kiln.cpu.threads} (pool size, default the number of
+ * processors) and {@code kiln.cpu.grain} (the least work, in worker-steps, worth a task of its own,
+ * default 32768).
+ */
+public final class CpuExecutor {
+  /** The property that sets the pool size. */
+  public static final String THREADS_PROPERTY = "kiln.cpu.threads";
+
+  /** The property that sets the least work worth a separate task. */
+  public static final String GRAIN_PROPERTY = "kiln.cpu.grain";
+
+  private static final int THREADS =
+      positive(THREADS_PROPERTY, Runtime.getRuntime().availableProcessors());
+  private static final long GRAIN = positive(GRAIN_PROPERTY, 32_768);
+  private static final int CHUNKS_PER_THREAD = 4;
+
+  private static volatile ForkJoinPool pool;
+
+  private CpuExecutor() {}
+
+  /** A range of the outermost grid dimension, {@code [lo, hi)}, that one task runs. */
+  @FunctionalInterface
+  public interface ChunkBody {
+    void run(int chunk, int lo, int hi);
+  }
+
+  /** The pool size. */
+  public static int threads() {
+    return THREADS;
+  }
+
+  /**
+   * How many chunks to cut {@code n} outer indices into, each costing about {@code workPerIndex}:
+   * one when the whole grid is smaller than the grain or only one thread is configured.
+   */
+  public static int chunks(int n, long workPerIndex) {
+    if (n <= 1 || THREADS == 1) {
+      return 1;
+    }
+    long total = (long) n * Math.max(1, workPerIndex);
+    long byGrain = total / GRAIN;
+    long chunks = Math.min(Math.min(byGrain, (long) THREADS * CHUNKS_PER_THREAD), n);
+    return (int) Math.max(1, chunks);
+  }
+
+  /**
+   * Runs {@code body} over {@code [0, n)} cut into {@code chunks} contiguous ranges, chunk {@code
+   * k} being {@code [n*k/chunks, n*(k+1)/chunks)}. One chunk runs on the caller's thread.
+   */
+  public static void forEachChunk(int n, int chunks, ChunkBody body) {
+    if (chunks <= 1) {
+      body.run(0, 0, n);
+      return;
+    }
+    pool().invoke(new Chunks(n, chunks, 0, chunks, body));
+  }
+
+  /** Runs {@code body} over {@code [0, n)}, in parallel when the work is large enough. */
+  public static void parallelFor(int n, long workPerIndex, ChunkBody body) {
+    forEachChunk(n, chunks(n, workPerIndex), body);
+  }
+
+  private static ForkJoinPool pool() {
+    ForkJoinPool p = pool;
+    if (p == null) {
+      synchronized (CpuExecutor.class) {
+        p = pool;
+        if (p == null) {
+          p = new ForkJoinPool(THREADS, CpuExecutor::newThread, null, false);
+          pool = p;
+        }
+      }
+    }
+    return p;
+  }
+
+  private static java.util.concurrent.ForkJoinWorkerThread newThread(ForkJoinPool p) {
+    java.util.concurrent.ForkJoinWorkerThread t =
+        ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+    t.setName("kiln-cpu-" + t.getPoolIndex());
+    t.setDaemon(true);
+    return t;
+  }
+
+  private static long positive(String property, long fallback) {
+    String text = System.getProperty(property);
+    if (text == null || text.isBlank()) {
+      return fallback;
+    }
+    try {
+      long value = Long.parseLong(text.trim());
+      if (value < 1) {
+        throw new NumberFormatException();
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "-D" + property + "=" + text + " must be a positive integer", e);
+    }
+  }
+
+  private static int positive(String property, int fallback) {
+    return (int) Math.min(Integer.MAX_VALUE, positive(property, (long) fallback));
+  }
+
+  /** Splits a run of chunks in halves until one is left, then runs it. */
+  private static final class Chunks extends RecursiveAction {
+    private final int n;
+    private final int chunks;
+    private final int first;
+    private final int end;
+    private final ChunkBody body;
+
+    Chunks(int n, int chunks, int first, int end, ChunkBody body) {
+      this.n = n;
+      this.chunks = chunks;
+      this.first = first;
+      this.end = end;
+      this.body = body;
+    }
+
+    @Override
+    protected void compute() {
+      if (end - first == 1) {
+        int lo = (int) ((long) n * first / chunks);
+        int hi = (int) ((long) n * (first + 1) / chunks);
+        body.run(first, lo, hi);
+        return;
+      }
+      int mid = (first + end) >>> 1;
+      invokeAll(new Chunks(n, chunks, first, mid, body), new Chunks(n, chunks, mid, end, body));
+    }
+  }
+}

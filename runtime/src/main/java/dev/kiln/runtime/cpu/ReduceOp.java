@@ -1,0 +1,63 @@
+package dev.kiln.runtime.cpu;
+
+/** The associative operators a {@code @Reduce} output accumulates with. */
+public enum ReduceOp {
+  SUM,
+  PRODUCT,
+  MAX,
+  MIN;
+
+  public float identityFloat() {
+    switch (this) {
+      case SUM: return 0f;
+      case PRODUCT: return 1f;
+      case MAX: return Float.NEGATIVE_INFINITY;
+      default: return Float.POSITIVE_INFINITY;
+    }
+  }
+
+  public double identityDouble() {
+    switch (this) {
+      case SUM: return 0.0;
+      case PRODUCT: return 1.0;
+      case MAX: return Double.NEGATIVE_INFINITY;
+      default: return Double.POSITIVE_INFINITY;
+    }
+  }
+
+  public int identityInt() {
+    switch (this) {
+      case SUM: return 0;
+      case PRODUCT: return 1;
+      case MAX: return Integer.MIN_VALUE;
+      default: return Integer.MAX_VALUE;
+    }
+  }
+
+  public float combine(float a, float b) {
+    switch (this) {
+      case SUM: return a + b;
+      case PRODUCT: return a * b;
+      case MAX: return Math.max(a, b);
+      default: return Math.min(a, b);
+    }
+  }
+
+  public double combine(double a, double b) {
+    switch (this) {
+      case SUM: return a + b;
+      case PRODUCT: return a * b;
+      case MAX: return Math.max(a, b);
+      default: return Math.min(a, b);
+    }
+  }
+
+  public int combine(int a, int b) {
+    switch (this) {
+      case SUM: return a + b;
+      case PRODUCT: return a * b;
+      case MAX: return Math.max(a, b);
+      default: return Math.min(a, b);
+    }
+  }
+}
