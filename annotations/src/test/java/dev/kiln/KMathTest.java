@@ -26,7 +26,7 @@ class KMathTest {
 
   @Test
   void floatOverloadsRoundTheDoubleResult() {
-    assertEquals((float) Math.exp(0.3), KMath.exp(0.3f), 0f);
+    assertEquals((float) Math.exp((double) 0.3f), KMath.exp(0.3f), 0f);
     assertEquals((float) (1 / (1 + Math.exp(-0.7f))), KMath.sigmoid(0.7f), 0f);
     assertEquals(0.5f, KMath.rsqrt(4f), 0f);
   }

@@ -93,7 +93,9 @@ public final class RaceCheck {
     }
     List<Term> terms = IndexTerms.of(index, s.ranges(), grid, dims);
     if (terms == null) {
-      return "its index " + index + " uses a loop whose bounds are not sizes";
+      return s.ranges().keySet().containsAll(index.coefficients().keySet())
+          ? "its index " + index + " may give two workers the same element (a coefficient may be zero)"
+          : "its index " + index + " uses a loop whose bounds are not sizes";
     }
     return Injectivity.provable(terms, dims) ? null
         : "its index " + index + " may give two workers the same element";

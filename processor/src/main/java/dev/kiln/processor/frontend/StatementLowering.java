@@ -188,6 +188,11 @@ final class StatementLowering {
           update(c, c.getVariable(), compoundOp(c), null, c.getExpression());
           return;
         }
+        if (e instanceof MethodInvocationTree call
+            && state.names.callee(call) instanceof Callee.Operator target
+            && !target.element().getReturnType().getKind().isPrimitive()) {
+          throw new KilnDiagnostic(e, Message.GRID_OPERATOR_CALL, target.element().getSimpleName());
+        }
         throw new KilnDiagnostic(e, Message.UNSUPPORTED_STATEMENT, TreeText.describe(e));
     }
   }

@@ -1,0 +1,15 @@
+package negative;
+
+import dev.kiln.*;
+import static dev.kiln.KMath.*;
+
+public final class MutableField {
+  static float scale = 2f;
+
+  @Operator
+  public static void op(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[i] * scale; // error: KILN006 'scale'
+    }
+  }
+}

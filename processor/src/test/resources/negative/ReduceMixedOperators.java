@@ -1,0 +1,14 @@
+package negative;
+
+import dev.kiln.*;
+import static dev.kiln.KMath.*;
+
+public final class ReduceMixedOperators {
+  @Operator
+  public static void op(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") float[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] += x[i];
+      s[0] = max(s[0], x[i]); // error: KILN021 both + and max
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package negative;
+
+import dev.kiln.*;
+import static dev.kiln.KMath.*;
+
+public final class SequentialLoopNotEquals {
+  @Operator
+  public static void op(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float s = 0f;
+      for (int k = 0; k != N; k++) { // error: KILN025 the condition must be k < bound
+        s += x[k];
+      }
+      y[i] = s;
+    }
+  }
+}
