@@ -72,8 +72,10 @@ final class ElementwiseWriter {
   private static MethodSpec map(OperatorIr op, ClassName owner, int scalars) {
     List<String> reserved = new ArrayList<>();
     op.params().forEach(p -> reserved.add(p.name()));
-    reserved.addAll(List.of("chunk", "lo", "hi"));
     JavaNames names = new JavaNames(reserved);
+    String chunk = names.fresh("chunk");
+    String lo = names.fresh("lo");
+    String hi = names.fresh("hi");
     String out = names.fresh("out");
     String n = names.fresh("n");
     String i = names.fresh("i");
@@ -107,15 +109,15 @@ final class ElementwiseWriter {
     CodeBlock broadcast = call(op, scalars, i, true);
     CodeBlock.Builder body = CodeBlock.builder();
     if (arrays.isEmpty()) {
-      body.beginControlFlow("for (int $N = lo; $N < hi; $N++)", i, i, i).addStatement("$N[$N] = $L", out, i, direct).endControlFlow();
+      body.beginControlFlow("for (int $N = $N; $N < $N; $N++)", i, lo, i, hi, i).addStatement("$N[$N] = $L", out, i, direct).endControlFlow();
     } else {
       body.beginControlFlow("if ($L)", sameLength.build())
-          .beginControlFlow("for (int $N = lo; $N < hi; $N++)", i, i, i).addStatement("$N[$N] = $L", out, i, direct).endControlFlow()
+          .beginControlFlow("for (int $N = $N; $N < $N; $N++)", i, lo, i, hi, i).addStatement("$N[$N] = $L", out, i, direct).endControlFlow()
           .nextControlFlow("else")
-          .beginControlFlow("for (int $N = lo; $N < hi; $N++)", i, i, i).addStatement("$N[$N] = $L", out, i, broadcast).endControlFlow()
+          .beginControlFlow("for (int $N = $N; $N < $N; $N++)", i, lo, i, hi, i).addStatement("$N[$N] = $L", out, i, broadcast).endControlFlow()
           .endControlFlow();
     }
-    m.addCode("$T.parallelFor($N, $LL, (chunk, lo, hi) -> {\n$>$L$<});\n", GridKernelWriter.CPU_EXECUTOR, n, 8, body.build());
+    m.addCode("$T.parallelFor($N, $LL, ($N, $N, $N) -> {\n$>$L$<});\n", GridKernelWriter.CPU_EXECUTOR, n, 8, chunk, lo, hi, body.build());
     return m.build();
   }
 

@@ -35,10 +35,13 @@ final class GridKernelWriter {
       reserved.add(p.name());
       reserved.add(p.name() + "$length");
     }
-    reserved.addAll(List.of("chunk", "lo", "hi", "chunks"));
     m.addCode(ArgumentChecks.of(op));
 
     JavaNames names = new JavaNames(reserved);
+    String chunk = names.fresh("chunk");
+    String lo = names.fresh("lo");
+    String hi = names.fresh("hi");
+    String chunks = names.fresh("chunks");
     JavaBodyEmitter emitter = new JavaBodyEmitter(names, op.names());
     emitter.countUses(op.body(), List.of());
     List<ReductionPlan.Entry> reductions = ReductionPlan.of(op);
@@ -52,7 +55,7 @@ final class GridKernelWriter {
     }
 
     String outerExtent = op.grid().get(0).extent().name();
-    m.addStatement("final int chunks = $T.chunks($N, $L)", CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
+    m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
     emitter.openScope(); // per-chunk prologue
     List<CodeBlock> folds = new ArrayList<>();
     for (ReductionPlan.Entry r : reductions) {
@@ -62,10 +65,10 @@ final class GridKernelWriter {
       TypeName array = JavaTypes.arrayOf(r.array().elementType());
       String all = names.fresh(r.array().name() + "Partials");
       String mine = names.fresh(r.array().name() + "Part");
-      m.addStatement("final $T $N = chunks == 1 ? new $T[] {$N} : $T.$L($T.$L, chunks, $N.length)",
-          ArrayTypeName.of(array), all, array, r.array().name(), PARTIALS,
-          r.array().elementType().javaName() + "s", REDUCE_OP, r.op().name(), r.array().name());
-      emitter.add(CodeBlock.builder().addStatement("final $T $N = $N[chunk]", array, mine, all).build());
+      m.addStatement("final $T $N = $N == 1 ? new $T[] {$N} : $T.$L($T.$L, $N, $N.length)",
+          ArrayTypeName.of(array), all, chunks, array, r.array().name(), PARTIALS,
+          r.array().elementType().javaName() + "s", REDUCE_OP, r.op().name(), chunks, r.array().name());
+      emitter.add(CodeBlock.builder().addStatement("final $T $N = $N[$N]", array, mine, all, chunk).build());
       emitter.target(r.array(), mine);
       folds.add(CodeBlock.of("$T.foldInto($N, $N, $T.$L)", PARTIALS, r.array().name(), all, REDUCE_OP, r.op().name()));
     }
@@ -83,14 +86,14 @@ final class GridKernelWriter {
       CodeBlock inner = emitter.closeScope();
       String v = varNames.get(k);
       CodeBlock loop = k == 0
-          ? CodeBlock.of("for (int $N = lo; $N < hi; $N++) {\n$>$L$<}\n", v, v, v, inner)
+          ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, inner)
           : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, inner);
       emitter.add(loop);
     }
     CodeBlock chunkBody = emitter.closeScope();
-    m.addCode("$T.forEachChunk($N, chunks, (chunk, lo, hi) -> {\n$>$L$<});\n", CPU_EXECUTOR, outerExtent, chunkBody);
+    m.addCode("$T.forEachChunk($N, $N, ($N, $N, $N) -> {\n$>$L$<});\n", CPU_EXECUTOR, outerExtent, chunks, chunk, lo, hi, chunkBody);
     for (CodeBlock fold : folds) {
-      m.beginControlFlow("if (chunks > 1)").addStatement(fold).endControlFlow();
+      m.beginControlFlow("if ($N > 1)", chunks).addStatement(fold).endControlFlow();
     }
     return m.build();
   }

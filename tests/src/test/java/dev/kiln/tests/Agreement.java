@@ -1,0 +1,158 @@
+package dev.kiln.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Compares what a generated kernel computed with what the operator's plain-Java source computed.
+ *
+ * <p>Two values agree when both are NaN, when they are equal (so {@code 0 == -0} and equal
+ * infinities agree), or when both are finite and {@code |expected - actual| <= absTol + relTol *
+ * |expected|}. A failure names the first index that disagrees, how many disagree, and the worst.
+ *
+ * <p>Tolerances used across the tests:
+ *
+ * <ul>
+ *   <li>{@link #SAME}: elementwise operators and pure data movement. Java arithmetic is
+ *       deterministic and a kernel compiled from the same expression does the same operations in
+ *       the same order, so the results must be identical (up to the sign of zero and NaN payloads).
+ *   <li>{@link #FLOAT_REL} / {@link #FLOAT_ABS}: float grid operators without reductions, and
+ *       {@link #DOUBLE_REL} / {@link #DOUBLE_ABS} in double. A worker's code, sequential loops
+ *       included, runs in source order; the slack only admits contraction to fused multiply-add.
+ *   <li>reductions: see {@link #sumTolerance(float[])}.
+ * </ul>
+ */
+public final class Agreement {
+  private Agreement() {}
+
+  /** Exact agreement. */
+  public static final double SAME = 0.0;
+
+  public static final double FLOAT_REL = 1e-6;
+  public static final double FLOAT_ABS = 1e-6;
+  public static final double DOUBLE_REL = 1e-12;
+  public static final double DOUBLE_ABS = 1e-12;
+
+  /** The unit roundoff of float, 2^-24. */
+  public static final double FLOAT_EPS = 0x1p-24;
+
+  public static void assertClose(float[] expected, float[] actual, double relTol, double absTol) {
+    assertEquals(expected.length, actual.length, "array length");
+    int first = -1;
+    int count = 0;
+    int worst = -1;
+    double worstExcess = 0;
+    for (int i = 0; i < expected.length; i++) {
+      if (!agree(expected[i], actual[i], relTol, absTol)) {
+        count++;
+        if (first < 0) {
+          first = i;
+        }
+        double excess = excess(expected[i], actual[i], relTol, absTol);
+        if (worst < 0 || excess > worstExcess) {
+          worst = i;
+          worstExcess = excess;
+        }
+      }
+    }
+    if (first >= 0) {
+      fail(
+          String.format(
+              "%d of %d elements disagree (relTol %g, absTol %g); first at [%d]: expected %s but"
+                  + " was %s; worst at [%d]: expected %s but was %s",
+              count,
+              expected.length,
+              relTol,
+              absTol,
+              first,
+              expected[first],
+              actual[first],
+              worst,
+              expected[worst],
+              actual[worst]));
+    }
+  }
+
+  public static void assertClose(double[] expected, double[] actual, double relTol, double absTol) {
+    assertEquals(expected.length, actual.length, "array length");
+    int first = -1;
+    int count = 0;
+    int worst = -1;
+    double worstExcess = 0;
+    for (int i = 0; i < expected.length; i++) {
+      if (!agree(expected[i], actual[i], relTol, absTol)) {
+        count++;
+        if (first < 0) {
+          first = i;
+        }
+        double excess = excess(expected[i], actual[i], relTol, absTol);
+        if (worst < 0 || excess > worstExcess) {
+          worst = i;
+          worstExcess = excess;
+        }
+      }
+    }
+    if (first >= 0) {
+      fail(
+          String.format(
+              "%d of %d elements disagree (relTol %g, absTol %g); first at [%d]: expected %s but"
+                  + " was %s; worst at [%d]: expected %s but was %s",
+              count,
+              expected.length,
+              relTol,
+              absTol,
+              first,
+              expected[first],
+              actual[first],
+              worst,
+              expected[worst],
+              actual[worst]));
+    }
+  }
+
+  /** Identical results (see {@link #SAME}). */
+  public static void assertSame(float[] expected, float[] actual) {
+    assertClose(expected, actual, SAME, SAME);
+  }
+
+  /** Identical results (see {@link #SAME}). */
+  public static void assertSame(double[] expected, double[] actual) {
+    assertClose(expected, actual, SAME, SAME);
+  }
+
+  /**
+   * The difference allowed between two float sums of {@code x} computed in different orders: {@code
+   * 4 sqrt(n) u sum|x_i|}. Rounding errors of a long sum behave like a random walk, so a plain
+   * loop's error is typically about {@code sqrt(n) u sum|x_i|} and a tree's much less; the factor 4
+   * leaves room for unlucky orders. Order-independent bugs (a dropped or repeated element) are
+   * caught by the tests on exactly representable data, which demand {@link #SAME}.
+   */
+  public static double sumTolerance(float[] x) {
+    double magnitude = 0;
+    for (float v : x) {
+      magnitude += Math.abs(v);
+    }
+    return 4 * Math.sqrt(Math.max(1, x.length)) * FLOAT_EPS * magnitude;
+  }
+
+  static boolean agree(double expected, double actual, double relTol, double absTol) {
+    if (Double.isNaN(expected) || Double.isNaN(actual)) {
+      return Double.isNaN(expected) && Double.isNaN(actual);
+    }
+    if (expected == actual) {
+      return true;
+    }
+    if (Double.isInfinite(expected) || Double.isInfinite(actual)) {
+      return false;
+    }
+    return Math.abs(expected - actual) <= absTol + relTol * Math.abs(expected);
+  }
+
+  private static double excess(double expected, double actual, double relTol, double absTol) {
+    double diff = Math.abs(expected - actual);
+    if (Double.isNaN(diff)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return diff - (absTol + relTol * Math.abs(expected));
+  }
+}
