@@ -11,7 +11,7 @@ import java.util.Set;
  * Prints an operator's IR as text, one SSA value per line: the form tests assert on and the
  * resource {@code META-INF/kiln/<package>/<Class>.ir.txt} holds. Leaves (literals, parameters,
  * variables) print inline; every other node prints once, before its first use, named after the
- * source local it was bound to where there is one. Array indices print per dimension of the
+ * source local it was bound to where there is one, else numbered in order. Array indices print per dimension of the
  * array's shape when they are affine: {@code gates[b, H + h]}.
  */
 public final class IrPrinter {
@@ -19,6 +19,7 @@ public final class IrPrinter {
   private final Map<Expr, String> printed = new HashMap<>();
   private final Set<String> usedNames = new HashSet<>();
   private final Map<Expr, String> names;
+  private int counter;
 
   private IrPrinter(Map<Expr, String> names) {
     this.names = names;
@@ -186,7 +187,7 @@ public final class IrPrinter {
   private String freshName(Expr e) {
     String base = names.get(e);
     if (base == null) {
-      base = Integer.toString(e.id());
+      base = Integer.toString(counter++);
     }
     String name = base;
     for (int n = 2; !usedNames.add(name); n++) {

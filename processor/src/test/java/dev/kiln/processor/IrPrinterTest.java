@@ -1,0 +1,122 @@
+package dev.kiln.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The printed IR, as the processor writes it to META-INF/kiln: the front end's output as text. */
+class IrPrinterTest {
+  private static String ir;
+
+  @BeforeAll
+  static void compile() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor()).compile(JavaFileObjects.forResource("ir/Cells.java"));
+    assertThat(c).succeededWithoutWarnings();
+    JavaFileObject file = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/Cells.ir.txt").orElseThrow();
+    ir = file.getCharContent(true).toString();
+  }
+
+  private static String operator(String name) {
+    int start = ir.indexOf("operator " + name + " ");
+    assertThat(start).isAtLeast(0);
+    int end = ir.indexOf("\noperator ", start + 1);
+    return ir.substring(start, end < 0 ? ir.length() : end).strip() + "\n";
+  }
+
+  @Test
+  void saxpyIsOneLoadPerInputAndOneStore() {
+    assertThat(operator("saxpy")).isEqualTo(String.join("\n",
+        "operator saxpy grid",
+        "  param N: i32 dim",
+        "  param a: f32",
+        "  param x: in f32[N]",
+        "  param y: in f32[N]",
+        "  param z: out f32[N]",
+        "  parallel i < N",
+        "  %0 = load x[i]",
+        "  %1 = mul f32 a, %0",
+        "  %2 = load y[i]",
+        "  %3 = add f32 %1, %2",
+        "  store z[i] = %3",
+        ""));
+  }
+
+  @Test
+  void flatIndicesAreReadBackAgainstTheShape() {
+    String lstm = operator("lstmCell");
+    assertThat(lstm).contains("%i = load gates[b, h]\n");
+    assertThat(lstm).contains("%j = load gates[b, h + H]\n");
+    assertThat(lstm).contains("%f = load gates[b, h + 2*H]\n");
+    assertThat(lstm).contains("%o = load gates[b, h + 3*H]\n");
+    assertThat(lstm).contains("load c[b, h]\n");
+    assertThat(lstm).contains("store cNext[b, h] = %cn\n");
+  }
+
+  @Test
+  void elementwiseCallsAreInlinedAndShared() {
+    String lstm = operator("lstmCell");
+    assertThat(lstm).doesNotContain("sigmoid");
+    // sigmoid(i), sigmoid(f + forgetBias), sigmoid(o): three exps besides none for tanh
+    assertThat(lstm.split("call exp f32", -1).length - 1).isEqualTo(3);
+    // tanh(cn) and tanh(j)
+    assertThat(lstm.split("call tanh f32", -1).length - 1).isEqualTo(2);
+  }
+
+  @Test
+  void transposeWritesTheSwappedPattern() {
+    String t = operator("transpose");
+    assertThat(t).contains("load x[r, c]\n");
+    assertThat(t).contains("store y[c, r] = ");
+  }
+
+  @Test
+  void sequentialLoopsCarryTheirAccumulators() {
+    String m = operator("matvec");
+    assertThat(m).contains("loop k in [0, K) carry (acc = 0.0f) {\n");
+    assertThat(m).contains("load w[m, k]");
+    assertThat(m).contains("load x[k]");
+    assertThat(m).contains("next acc = %acc");
+    assertThat(m).contains("} -> acc_2\n  store y[m] = acc_2\n");
+  }
+
+  @Test
+  void boundaryReadsAreGuarded() {
+    String b = operator("blur");
+    assertThat(b).contains("  %0 = gt i32 i, 0\n  %1 = load x[i - 1] if %0\n");
+    assertThat(b).containsMatch("%left = select f32 %\\d+, %\\d+, 0.0f");
+  }
+
+  @Test
+  void reductionsPrintTheirOperator() {
+    assertThat(operator("rowMax")).contains("  param m: reduce f32[B]\n");
+    assertThat(operator("rowMax")).containsMatch("accumulate max m\\[b\\] <- %\\d+\n");
+  }
+
+  @Test
+  void elementwiseOperatorsPrintTheirResult() {
+    assertThat(operator("sigmoid")).isEqualTo(String.join("\n",
+        "operator sigmoid elementwise -> f32",
+        "  param x: f32",
+        "  %0 = neg f32 x",
+        "  %1 = call exp f32 (%0)",
+        "  %2 = add f32 1.0f, %1",
+        "  %3 = div f32 1.0f, %2",
+        "  return %3",
+        ""));
+  }
+
+  @Test
+  void raceCheckAcceptsInjectiveWritesThatAreNotObviouslySo() {
+    Compilation c = javac().withProcessors(new KilnProcessor()).compile(JavaFileObjects.forResource("ir/RaceFree.java"));
+    assertThat(c).succeededWithoutWarnings();
+    assertThat(c).generatedSourceFile("ir.RaceFreeKernels");
+  }
+}
