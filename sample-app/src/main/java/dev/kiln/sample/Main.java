@@ -1,0 +1,113 @@
+package dev.kiln.sample;
+
+import dev.kiln.runtime.Device;
+import dev.kiln.runtime.Kiln;
+import dev.kiln.runtime.KilnException;
+import dev.kiln.runtime.cpu.CpuExecutor;
+import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Kiln's sample: a small LSTM forward pass run as plain Java and as the kernels Kiln generated from
+ * the same source ({@link LstmOps}), checked against each other and timed.
+ */
+public final class Main {
+  /** Largest absolute difference allowed between a kernel and its plain-Java source. */
+  static final double TOLERANCE = 1e-5;
+
+  private final Options options;
+  private final PrintStream out;
+  private final Map<Long, double[]> copyMillis = new HashMap<>();
+
+  private Main(Options options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  public static void main(String[] args) {
+    if (Options.wantsHelp(args)) {
+      System.out.println(Options.usage());
+      return;
+    }
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (Options.UsageException e) {
+      System.err.println("error: " + e.getMessage());
+      System.err.println();
+      System.err.println(Options.usage());
+      System.exit(2);
+      return;
+    }
+    Device device;
+    try {
+      device = Kiln.device();
+    } catch (KilnException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    if (!new Main(options, System.out).run(device)) {
+      System.exit(1);
+    }
+  }
+
+  /** Prints the header and the table; false when some kernel disagrees with its source. */
+  private boolean run(Device device) {
+    Options o = options;
+    out.println("Kiln sample: LSTM forward pass, plain Java vs generated kernels");
+    out.printf(Locale.ROOT, "device       %s%n", device);
+    out.printf(Locale.ROOT, "cpu threads  %d (-D%s; %d processors)%n", CpuExecutor.threads(),
+        CpuExecutor.THREADS_PROPERTY, Runtime.getRuntime().availableProcessors());
+    out.printf(Locale.ROOT, "java         %s (%s)%n", System.getProperty("java.version"),
+        System.getProperty("java.vm.name"));
+    out.printf(Locale.ROOT, "sizes        batch %d, input %d, hidden %d, classes %d, steps %d; seed %d%n",
+        o.batch(), o.input(), o.hidden(), o.classes(), o.steps(), o.seed());
+    out.printf(Locale.ROOT, "timing       median of %d samples after JIT warm-up; each sample >= 5 ms%n%n", o.reps());
+
+    List<Case> cases = Cases.of(new LstmModel(o), o.seed());
+    Table table = new Table(out);
+    table.header();
+    StringBuilder failures = new StringBuilder();
+    for (Case c : cases) {
+      double diff = c.maxAbsDiff();
+      if (!(diff <= TOLERANCE)) {
+        failures.append(String.format(Locale.ROOT, "  %s: max |diff| %.3e > %.0e%n", c.operator(), diff, TOLERANCE));
+      }
+      double plainMs = Bench.medianMillis(c.plain(), o.reps());
+      double kernelMs = Bench.medianMillis(c.kernel(), o.reps());
+      double[] copy = copyMillis(c.bytes());
+      double copyGbps = c.bytes() / (Math.min(copy[0], copy[1]) * 1e6);
+      table.operator(c, plainMs, kernelMs, copyGbps, diff);
+    }
+    long referenceBytes = Traffic.lstmCell(o.batch(), o.hidden());
+    double[] copy = copyMillis(referenceBytes);
+    table.copy(referenceBytes, copy[0], copy[1]);
+
+    out.println();
+    out.println("GB/s: bytes the operator must read and write (each array once) over the kernel's time.");
+    out.println("% copy: that rate over the best streaming copy (1 or all threads) of the same byte count;");
+    out.println("the copy row shows it at lstmCell's byte count. affine is bound by arithmetic (GFLOP/s),");
+    out.println("not bandwidth, and small sizes run from cache, not memory.");
+    if (failures.length() > 0) {
+      out.println();
+      out.print("FAIL: kernels disagree with their plain-Java source:\n" + failures);
+      return false;
+    }
+    out.printf(Locale.ROOT, "%nOK: every kernel agrees with its plain-Java source within %.0e.%n", TOLERANCE);
+    return true;
+  }
+
+  /** Milliseconds of a streaming copy of {@code bytes}: {one thread, all threads}, measured once per size. */
+  private double[] copyMillis(long bytes) {
+    return copyMillis.computeIfAbsent(bytes, n -> {
+      StreamingCopy copy = new StreamingCopy(n);
+      return new double[] {
+          Bench.medianMillis(copy::oneThread, options.reps()),
+          Bench.medianMillis(copy::allThreads, options.reps())};
+    });
+  }
+}
