@@ -3,6 +3,8 @@ package dev.kiln.processor.codegen.cpu;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.codegen.BodyEmitter;
+import dev.kiln.processor.codegen.Names;
 import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -32,7 +34,7 @@ final class ElementwiseWriter {
       m.addParameter(JavaTypes.of(p), p.name());
       reserved.add(p.name());
     }
-    JavaBodyEmitter emitter = new JavaBodyEmitter(new JavaNames(reserved), op.names());
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, new Names(reserved), op.names());
     emitter.countUses(List.of(), List.of(op.result()));
     emitter.openScope();
     emitter.setWorkerDepth(0);
@@ -72,7 +74,7 @@ final class ElementwiseWriter {
   private static MethodSpec map(OperatorIr op, ClassName owner, int scalars) {
     List<String> reserved = new ArrayList<>();
     op.params().forEach(p -> reserved.add(p.name()));
-    JavaNames names = new JavaNames(reserved);
+    Names names = new Names(reserved);
     String chunk = names.fresh("chunk");
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

@@ -4,6 +4,8 @@ import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.codegen.BodyEmitter;
+import dev.kiln.processor.codegen.Names;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.ir.GridDim;
@@ -37,12 +39,12 @@ final class GridKernelWriter {
     }
     m.addCode(ArgumentChecks.of(op));
 
-    JavaNames names = new JavaNames(reserved);
+    Names names = new Names(reserved);
     String chunk = names.fresh("chunk");
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     String chunks = names.fresh("chunks");
-    JavaBodyEmitter emitter = new JavaBodyEmitter(names, op.names());
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     List<ReductionPlan.Entry> reductions = ReductionPlan.of(op);
 

@@ -1,9 +1,7 @@
-package dev.kiln.processor.codegen.cpu;
+package dev.kiln.processor.codegen;
 
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.ir.Expr;
-import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
@@ -16,21 +14,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Emits Java for a worker's IR. Code lives in nested scopes (the kernel prologue, one per grid
+ * Emits a worker's IR as structured C-family code, in the language a {@link Syntax} gives (Java
+ * for CPU kernels, CUDA C). Code lives in nested scopes (the kernel prologue, one per grid
  * loop, one per sequential loop); every expression is placed in the outermost scope where its
  * operands exist, so loop-invariant work is hoisted, and a node used more than once (or named in
  * the source) is computed once into a {@code final} local. Array reads and integer divisions stay
  * in the scope they were written in, so nothing that may trap runs where the source would not.
  */
-final class JavaBodyEmitter {
-  static final ClassName KMATH = ClassName.get("dev.kiln", "KMath");
-
+public final class BodyEmitter {
   private static final class Scope {
     final CodeBlock.Builder code = CodeBlock.builder();
     final Map<Expr, String> temps = new HashMap<>();
   }
 
-  private final JavaNames names;
+  private final Syntax syntax;
+  private final Names names;
   private final Map<Expr, String> sourceNames;
   private final Map<Expr, Integer> uses = new HashMap<>();
   private final Map<Expr.Var, String> varNames = new HashMap<>();
@@ -41,7 +39,8 @@ final class JavaBodyEmitter {
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
 
-  JavaBodyEmitter(JavaNames names, Map<Expr, String> sourceNames) {
+  public BodyEmitter(Syntax syntax, Names names, Map<Expr, String> sourceNames) {
+    this.syntax = syntax;
     this.names = names;
     this.sourceNames = sourceNames;
   }
@@ -49,7 +48,7 @@ final class JavaBodyEmitter {
   // ---- set-up ----
 
   /** Counts uses of every node reachable from these statements and results. */
-  void countUses(List<Stmt> body, List<Expr> extraRoots) {
+  public void countUses(List<Stmt> body, List<Expr> extraRoots) {
     Set<Expr> seen = new HashSet<>();
     for (Expr e : extraRoots) {
       use(e, seen);
@@ -89,35 +88,35 @@ final class JavaBodyEmitter {
   }
 
   /** Where stores and accumulations into {@code array} go (a partial-result array, say). */
-  void target(Param.Array array, String javaName) {
+  public void target(Param.Array array, String javaName) {
     targets.put(array, javaName);
   }
 
   /** Binds a variable to a Java name, defined in the scope at {@code depth}. */
-  void bind(Expr.Var v, String javaName, int depth) {
+  public void bind(Expr.Var v, String javaName, int depth) {
     varNames.put(v, javaName);
     varDepth.put(v, depth);
   }
 
   /** The scope of the worker's top level (array reads outside loops stay there). */
-  void setWorkerDepth(int depth) {
+  public void setWorkerDepth(int depth) {
     this.workerDepth = depth;
   }
 
-  void openScope() {
+  public void openScope() {
     scopes.add(new Scope());
   }
 
-  CodeBlock closeScope() {
+  public CodeBlock closeScope() {
     return scopes.remove(scopes.size() - 1).code.build();
   }
 
-  int depth() {
+  public int depth() {
     return scopes.size() - 1;
   }
 
   /** Appends code to the current scope. */
-  void add(CodeBlock code) {
+  public void add(CodeBlock code) {
     current().code.add(code);
   }
 
@@ -127,7 +126,7 @@ final class JavaBodyEmitter {
 
   // ---- statements ----
 
-  void statements(List<Stmt> body) {
+  public void statements(List<Stmt> body) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st) {
         CodeBlock index = expr(st.index());
@@ -160,19 +159,10 @@ final class JavaBodyEmitter {
 
   private CodeBlock accumulate(Stmt.Accumulate a) {
     String t = target(a.array());
-    if (a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT) {
-      CodeBlock index = expr(a.index());
-      CodeBlock value = expr(a.value());
-      return CodeBlock.builder()
-          .addStatement("$N[$L] $L= $L", t, index, a.op() == ReduceKind.SUM ? "+" : "*", value)
-          .build();
-    }
-    CodeBlock index = a.index().operands().isEmpty() ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));
+    boolean simple = a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT || a.index().operands().isEmpty();
+    CodeBlock index = simple ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));
     CodeBlock value = expr(a.value());
-    return CodeBlock.builder()
-        .addStatement("$N[$L] = $T.$L($N[$L], $L)", t, index, Math.class,
-            a.op() == ReduceKind.MAX ? "max" : "min", t, index, value)
-        .build();
+    return syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
   }
 
   private void loop(Stmt.Loop l) {
@@ -185,7 +175,7 @@ final class JavaBodyEmitter {
     for (Stmt.Carried c : l.carried()) {
       CodeBlock init = expr(c.init());
       String name = names.fresh(c.phi().name());
-      current().code.addStatement("$T $N = $L", JavaTypes.of(c.phi().type()), name, init);
+      current().code.addStatement("$L $N = $L", syntax.type(c.phi().type()), name, init);
       carriedNames.add(name);
     }
     String index = names.fresh(l.index().name());
@@ -209,8 +199,8 @@ final class JavaBodyEmitter {
     }
     CodeBlock body = closeScope();
     String step = l.step() == 1 ? index + "++" : index + " += " + l.step();
-    CodeBlock loop = CodeBlock.of("for ($T $N = $L; $N < $L; $L) {\n$>$L$<}\n",
-        JavaTypes.of(l.index().type()), index, lo, index, hi, step, body);
+    CodeBlock loop = CodeBlock.of("for ($L $N = $L; $N < $L; $L) {\n$>$L$<}\n",
+        syntax.type(l.index().type()), index, lo, index, hi, step, body);
     if (guarded) {
       current().code.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
     } else {
@@ -224,9 +214,9 @@ final class JavaBodyEmitter {
   // ---- expressions ----
 
   /** Java source for {@code e}, valid in the current scope. */
-  CodeBlock expr(Expr e) {
+  public CodeBlock expr(Expr e) {
     if (e instanceof Expr.Const c) {
-      return JavaLiterals.of(c);
+      return syntax.literal(c);
     }
     if (e instanceof Expr.ScalarRef s) {
       return CodeBlock.of("$N", s.param().name());
@@ -276,7 +266,7 @@ final class JavaBodyEmitter {
     String base = sourceNames.getOrDefault(e, "t");
     String name = names.fresh(base);
     Scope s = scopes.get(depth);
-    s.code.addStatement("final $T $N = $L", JavaTypes.of(e.type()), name, code);
+    s.code.addStatement("$L $N = $L", syntax.constType(e.type()), name, code);
     s.temps.put(e, name);
     return name;
   }
@@ -287,33 +277,26 @@ final class JavaBodyEmitter {
       if (l.guard() instanceof Expr.Const c && c.isTrue()) {
         return read;
       }
-      return CodeBlock.of("($L ? $L : $L)", expr(l.guard()), read, JavaLiterals.zero(l.type()));
+      return CodeBlock.of("($L ? $L : $L)", expr(l.guard()), read, syntax.zero(l.type()));
     }
     if (e instanceof Expr.Unary u) {
       return CodeBlock.of("($L$L)", u.op().javaSymbol(), expr(u.operand()));
     }
     if (e instanceof Expr.Binary b) {
-      return CodeBlock.of("($L $L $L)", expr(b.left()), b.op().javaSymbol(), expr(b.right()));
+      return syntax.binary(b.op(), b.left().type(), expr(b.left()), expr(b.right()));
     }
     if (e instanceof Expr.Select s) {
       return CodeBlock.of("($L ? $L : $L)", expr(s.cond()), expr(s.ifTrue()), expr(s.ifFalse()));
     }
     if (e instanceof Expr.Cast c) {
-      return CodeBlock.of("(($T) $L)", JavaTypes.of(c.type()), expr(c.operand()));
+      return syntax.cast(c.type(), expr(c.operand()));
     }
     Expr.Call call = (Expr.Call) e;
-    CodeBlock.Builder args = CodeBlock.builder();
-    for (int i = 0; i < call.args().size(); i++) {
-      args.add(i == 0 ? "$L" : ", $L", expr(call.args().get(i)));
+    List<CodeBlock> args = new ArrayList<>();
+    for (Expr a : call.args()) {
+      args.add(expr(a));
     }
-    return CodeBlock.of("$T.$L($L)", mathClass(call), call.fn().javaName(), args.build());
-  }
-
-  /** KMath for its functions in float, and for those java.lang.Math lacks; Math otherwise. */
-  private static Object mathClass(Expr.Call call) {
-    MathFn fn = call.fn();
-    boolean kmath = !fn.inJavaMath() || (call.type() == ScalarType.FLOAT && fn.inKMath());
-    return kmath ? KMATH : ClassName.get(Math.class);
+    return syntax.call(call, args);
   }
 
   private int depthOf(Expr e) {

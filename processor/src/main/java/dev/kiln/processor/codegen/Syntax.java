@@ -1,0 +1,35 @@
+package dev.kiln.processor.codegen;
+
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.List;
+
+/**
+ * What differs between the languages {@link BodyEmitter} writes (Java for CPU kernels, CUDA C):
+ * types, literals, casts, operators and math calls. Statement structure (blocks, {@code if},
+ * {@code for}, assignments) is the same C-family syntax in both.
+ */
+public interface Syntax {
+  /** A type, as code ({@code float}; {@code long long} in C for Java's {@code long}). */
+  CodeBlock type(ScalarType t);
+
+  /** The keyword form of a local that is never reassigned ({@code final float}, {@code const float}). */
+  CodeBlock constType(ScalarType t);
+
+  CodeBlock literal(Expr.Const c);
+
+  CodeBlock zero(ScalarType t);
+
+  CodeBlock cast(ScalarType to, CodeBlock operand);
+
+  /** {@code (a op b)}, with the operands already typed as the IR says. */
+  CodeBlock binary(BinaryOp op, ScalarType operandType, CodeBlock a, CodeBlock b);
+
+  CodeBlock call(Expr.Call call, List<CodeBlock> args);
+
+  /** The statement {@code target[index] = target[index] (op) value}. */
+  CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value);
+}
