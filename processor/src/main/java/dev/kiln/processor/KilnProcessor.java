@@ -35,6 +35,11 @@ public final class KilnProcessor extends AbstractProcessor {
   }
 
   @Override
+  public Set<String> getSupportedOptions() {
+    return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math");
+  }
+
+  @Override
   public SourceVersion getSupportedSourceVersion() {
     return SourceVersion.latestSupported();
   }

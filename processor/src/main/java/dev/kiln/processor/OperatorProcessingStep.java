@@ -5,6 +5,8 @@ import com.sun.source.util.Trees;
 import dev.kiln.processor.check.OutputCheck;
 import dev.kiln.processor.check.RaceCheck;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
+import dev.kiln.processor.codegen.cuda.CudaWriter;
+import dev.kiln.processor.codegen.cuda.Nvcc;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.frontend.Annotations;
@@ -45,8 +47,12 @@ final class OperatorProcessingStep {
   private final Filer filer;
   private final Trees trees;
   private final Reporter reporter;
+  private final Nvcc nvcc;
+  private boolean nvccNoted;
 
   OperatorProcessingStep(ProcessingEnvironment env, Trees trees) {
+    this.nvcc = Nvcc.find(env.getOptions(), System.getenv());
+    this.nvccNoted = Nvcc.disabled(env.getOptions()); // no note when the user turned nvcc off
     this.elements = env.getElementUtils();
     this.filer = env.getFiler();
     this.trees = trees;
@@ -79,6 +85,13 @@ final class OperatorProcessingStep {
   private void processClass(FrontEnd frontEnd, TypeElement owner, List<ExecutableElement> methods) {
     List<OperatorIr> operators = new ArrayList<>();
     boolean ok = true;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (ExecutableElement m : methods) {
+      if (!seen.add(m.getSimpleName().toString())) {
+        reporter.error(m, Message.DUPLICATE_OPERATOR, m.getSimpleName(), owner.getSimpleName());
+        ok = false;
+      }
+    }
     for (ExecutableElement m : methods) {
       try {
         OperatorIr ir = compile(frontEnd, m);
@@ -102,6 +115,10 @@ final class OperatorProcessingStep {
       JavaFile file = KernelsWriter.write(owner, pkg, operators);
       file.writeTo(filer);
       writeIr(owner, pkg, operators);
+      writeCuda(owner, pkg, operators);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
     } catch (IOException | RuntimeException e) {
       reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + e);
     }
@@ -132,6 +149,42 @@ final class OperatorProcessingStep {
 
   private static com.sun.source.tree.Tree treeOf(Stmt s, OperatorSource source) {
     return s.origin() instanceof com.sun.source.tree.Tree t ? t : source.tree();
+  }
+
+  /** Writes {@code <Class>.cu} and, when nvcc is there, {@code <Class>.ptx} beside it. */
+  private void writeCuda(TypeElement owner, String pkg, List<OperatorIr> operators) throws IOException, InterruptedException {
+    String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
+    String dir = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/");
+    CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, operators);
+    for (CudaWriter.Skipped s : cuda.skipped()) {
+      for (javax.lang.model.element.Element e : owner.getEnclosedElements()) {
+        if (e.getSimpleName().contentEquals(s.operator()) && e.getKind() == ElementKind.METHOD) {
+          reporter.note(e, Message.CUDA_SKIPPED, s.operator(), s.reason());
+        }
+      }
+    }
+    write(dir + base + ".cu", cuda.source(), owner);
+    if (nvcc == null) {
+      if (!nvccNoted) {
+        nvccNoted = true;
+        reporter.note(owner, Message.NVCC_MISSING);
+      }
+      return;
+    }
+    Nvcc.Outcome outcome = nvcc.compile(base, cuda.source());
+    if (!outcome.ok()) {
+      String where = outcome.operator() == null ? "" : " (operator " + outcome.operator() + ")";
+      reporter.error(owner, Message.NVCC_FAILED, owner.getQualifiedName(), where, outcome.diagnostics());
+      return;
+    }
+    write(dir + base + ".ptx", outcome.ptx(), owner);
+  }
+
+  private void write(String path, String text, TypeElement owner) throws IOException {
+    FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
+    try (Writer w = file.openWriter()) {
+      w.write(text);
+    }
   }
 
   private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators) throws IOException {

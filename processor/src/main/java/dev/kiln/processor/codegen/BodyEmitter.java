@@ -141,7 +141,7 @@ public final class BodyEmitter {
   }
 
   private String target(Param.Array array) {
-    return targets.getOrDefault(array, array.name());
+    return targets.getOrDefault(array, syntax.identifier(array.name()));
   }
 
   /**
@@ -219,7 +219,7 @@ public final class BodyEmitter {
       return syntax.literal(c);
     }
     if (e instanceof Expr.ScalarRef s) {
-      return CodeBlock.of("$N", s.param().name());
+      return CodeBlock.of("$N", syntax.identifier(s.param().name()));
     }
     if (e instanceof Expr.Var v) {
       String name = varNames.get(v);
@@ -273,7 +273,7 @@ public final class BodyEmitter {
 
   private CodeBlock inline(Expr e) {
     if (e instanceof Expr.Load l) {
-      CodeBlock read = CodeBlock.of("$N[$L]", l.array().name(), expr(l.index()));
+      CodeBlock read = CodeBlock.of("$N[$L]", syntax.identifier(l.array().name()), expr(l.index()));
       if (l.guard() instanceof Expr.Const c && c.isTrue()) {
         return read;
       }

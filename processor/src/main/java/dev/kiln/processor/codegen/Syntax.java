@@ -30,6 +30,11 @@ public interface Syntax {
 
   CodeBlock call(Expr.Call call, List<CodeBlock> args);
 
+  /** The spelling of a parameter's name (a Java name may be a reserved word of the target). */
+  default String identifier(String javaName) {
+    return javaName;
+  }
+
   /** The statement {@code target[index] = target[index] (op) value}. */
   CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value);
 }

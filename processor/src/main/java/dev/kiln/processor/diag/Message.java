@@ -100,6 +100,17 @@ public enum Message {
       "KILN031",
       "operator '%s' is compiled in another module or jar; calling operators across compilation"
           + " units is not supported yet, declare it in a source compiled together with this one"),
+  DUPLICATE_OPERATOR(
+      "KILN032",
+      "operator name '%s' is used twice in %s; operators of one class need distinct names (they"
+          + " name kernels)"),
+  NVCC_FAILED(
+      "KILN033", "nvcc could not compile the CUDA source generated for %s%s:\n%s"),
+  NVCC_MISSING(
+      "KILN034",
+      "nvcc was not found (set -Akiln.nvcc=<path>, CUDA_HOME or PATH); CUDA sources are written"
+          + " without PTX, and will need NVRTC at run time"),
+  CUDA_SKIPPED("KILN035", "operator '%s' is not compiled for CUDA: %s; it runs on the CPU only"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

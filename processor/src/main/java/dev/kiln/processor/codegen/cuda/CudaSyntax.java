@@ -1,0 +1,131 @@
+package dev.kiln.processor.codegen.cuda;
+
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.codegen.Syntax;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.List;
+
+/**
+ * CUDA C. Where C and Java differ, it spells Java's meaning: shift counts are masked, {@code >>>}
+ * shifts an unsigned value, floating-point {@code %} is {@code fmod}, and every math function goes
+ * through {@code kiln/math.cuh}, whose {@code min}/{@code max} propagate NaN as Java's do.
+ */
+final class CudaSyntax implements Syntax {
+  static final CudaSyntax INSTANCE = new CudaSyntax();
+
+  private CudaSyntax() {}
+
+  static String typeName(ScalarType t) {
+    switch (t) {
+      case BOOL: return "bool";
+      case INT: return "int";
+      case LONG: return "long long";
+      case FLOAT: return "float";
+      default: return "double";
+    }
+  }
+
+  @Override
+  public String identifier(String javaName) {
+    return CudaNames.identifier(javaName);
+  }
+
+  @Override
+  public CodeBlock type(ScalarType t) {
+    return CodeBlock.of("$L", typeName(t));
+  }
+
+  @Override
+  public CodeBlock constType(ScalarType t) {
+    return CodeBlock.of("const $L", typeName(t));
+  }
+
+  @Override
+  public CodeBlock literal(Expr.Const c) {
+    switch (c.type()) {
+      case BOOL:
+        return CodeBlock.of("$L", c.booleanValue());
+      case INT:
+        return c.integralValue() == Integer.MIN_VALUE ? CodeBlock.of("(-2147483647 - 1)")
+            : c.integralValue() < 0 ? CodeBlock.of("($L)", c.integralValue()) : CodeBlock.of("$L", c.integralValue());
+      case LONG:
+        return c.integralValue() == Long.MIN_VALUE ? CodeBlock.of("(-9223372036854775807LL - 1)")
+            : c.integralValue() < 0 ? CodeBlock.of("($LLL)", c.integralValue()) : CodeBlock.of("$LLL", c.integralValue());
+      case FLOAT: {
+        float v = (float) c.floatingValue();
+        if (Float.isNaN(v) || Float.isInfinite(v)) {
+          return CodeBlock.of("__int_as_float(0x$L)", Integer.toHexString(Float.floatToRawIntBits(v)));
+        }
+        String text = Float.toString(v) + "f";
+        return v < 0 || (v == 0 && 1 / v < 0) ? CodeBlock.of("($L)", text) : CodeBlock.of("$L", text);
+      }
+      default: {
+        double v = c.floatingValue();
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+          return CodeBlock.of("__longlong_as_double(0x$LLL)", Long.toHexString(Double.doubleToRawLongBits(v)));
+        }
+        String text = Double.toString(v);
+        return v < 0 || (v == 0 && 1 / v < 0) ? CodeBlock.of("($L)", text) : CodeBlock.of("$L", text);
+      }
+    }
+  }
+
+  @Override
+  public CodeBlock zero(ScalarType t) {
+    switch (t) {
+      case BOOL: return CodeBlock.of("false");
+      case INT: return CodeBlock.of("0");
+      case LONG: return CodeBlock.of("0LL");
+      case FLOAT: return CodeBlock.of("0.0f");
+      default: return CodeBlock.of("0.0");
+    }
+  }
+
+  @Override
+  public CodeBlock cast(ScalarType to, CodeBlock operand) {
+    return CodeBlock.of("(($L) $L)", typeName(to), operand);
+  }
+
+  @Override
+  public CodeBlock binary(BinaryOp op, ScalarType t, CodeBlock a, CodeBlock b) {
+    int bits = t == ScalarType.LONG ? 63 : 31;
+    switch (op) {
+      case SHL:
+      case SHR:
+        return CodeBlock.of("($L $L ($L & $L))", a, op.javaSymbol(), b, bits);
+      case USHR:
+        return t == ScalarType.LONG
+            ? CodeBlock.of("((long long) ((unsigned long long) $L >> ($L & 63)))", a, b)
+            : CodeBlock.of("((int) ((unsigned int) $L >> ($L & 31)))", a, b);
+      case REM:
+        if (t.isFloating()) {
+          return CodeBlock.of("$L($L, $L)", t == ScalarType.FLOAT ? "fmodf" : "fmod", a, b);
+        }
+        return CodeBlock.of("($L % $L)", a, b);
+      default:
+        return CodeBlock.of("($L $L $L)", a, op.javaSymbol(), b);
+    }
+  }
+
+  @Override
+  public CodeBlock call(Expr.Call call, List<CodeBlock> args) {
+    return CodeBlock.of("kiln::$L($L)", call.fn().javaName(), CodeBlock.join(args, ", "));
+  }
+
+  @Override
+  public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
+    switch (op) {
+      case SUM:
+        return CodeBlock.builder().addStatement("$N[$L] += $L", target, index, value).build();
+      case PRODUCT:
+        return CodeBlock.builder().addStatement("$N[$L] *= $L", target, index, value).build();
+      default:
+        return CodeBlock.builder()
+            .addStatement("$N[$L] = kiln::$L($N[$L], $L)", target, index, op == ReduceKind.MAX ? "max" : "min", target, index, value)
+            .build();
+    }
+  }
+}
