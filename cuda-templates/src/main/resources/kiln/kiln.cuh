@@ -4,3 +4,4 @@
 
 #include "kiln/math.cuh"
 #include "kiln/index.cuh"
+#include "kiln/reduce.cuh"

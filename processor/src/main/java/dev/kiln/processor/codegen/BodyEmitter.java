@@ -35,6 +35,7 @@ public final class BodyEmitter {
   private final Map<Expr.Var, Integer> varDepth = new HashMap<>();
   private final Map<Integer, Integer> loopDepth = new HashMap<>();
   private final Map<Param.Array, String> targets = new HashMap<>();
+  private final Map<Param.Array, String> accumulators = new HashMap<>();
   private final Map<Expr, Integer> depthMemo = new HashMap<>();
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
@@ -90,6 +91,14 @@ public final class BodyEmitter {
   /** Where stores and accumulations into {@code array} go (a partial-result array, say). */
   public void target(Param.Array array, String javaName) {
     targets.put(array, javaName);
+  }
+
+  /**
+   * Makes accumulations into {@code array} fold into the local {@code name} instead ({@code name =
+   * name (op) value}): a reducing kernel's per-thread register.
+   */
+  public void accumulator(Param.Array array, String name) {
+    accumulators.put(array, name);
   }
 
   /** Binds a variable to a Java name, defined in the scope at {@code depth}. */
@@ -158,6 +167,13 @@ public final class BodyEmitter {
   }
 
   private CodeBlock accumulate(Stmt.Accumulate a) {
+    String register = accumulators.get(a.array());
+    if (register != null) {
+      CodeBlock value = expr(a.value());
+      return CodeBlock.builder()
+          .addStatement("$N = $L", register, syntax.combine(a.op(), a.array().elementType(), CodeBlock.of("$N", register), value))
+          .build();
+    }
     String t = target(a.array());
     boolean simple = a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT || a.index().operands().isEmpty();
     CodeBlock index = simple ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));

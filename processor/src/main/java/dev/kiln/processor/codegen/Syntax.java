@@ -35,6 +35,9 @@ public interface Syntax {
     return javaName;
   }
 
+  /** The expression {@code a (op) b} of a reduction operator. */
+  CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b);
+
   /** The statement {@code target[index] = target[index] (op) value}. */
   CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value);
 }

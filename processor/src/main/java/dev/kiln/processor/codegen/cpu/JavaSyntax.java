@@ -56,6 +56,15 @@ final class JavaSyntax implements Syntax {
   }
 
   @Override
+  public CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b) {
+    switch (op) {
+      case SUM: return CodeBlock.of("($L + $L)", a, b);
+      case PRODUCT: return CodeBlock.of("($L * $L)", a, b);
+      default: return CodeBlock.of("$T.$L($L, $L)", Math.class, op == ReduceKind.MAX ? "max" : "min", a, b);
+    }
+  }
+
+  @Override
   public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
     switch (op) {
       case SUM:

@@ -116,6 +116,26 @@ final class CudaSyntax implements Syntax {
   }
 
   @Override
+  public CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b) {
+    switch (op) {
+      case SUM: return CodeBlock.of("($L + $L)", a, b);
+      case PRODUCT: return CodeBlock.of("($L * $L)", a, b);
+      default: return CodeBlock.of("kiln::$L($L, $L)", op == ReduceKind.MAX ? "max" : "min", a, b);
+    }
+  }
+
+  /** The functor of {@code kiln/reduce.cuh} for a reduction operator. */
+  static String functor(ReduceKind op, ScalarType type) {
+    String name = switch (op) {
+      case SUM -> "SumOp";
+      case PRODUCT -> "ProductOp";
+      case MAX -> "MaxOp";
+      case MIN -> "MinOp";
+    };
+    return "kiln::" + name + "<" + typeName(type) + ">()";
+  }
+
+  @Override
   public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
     switch (op) {
       case SUM:

@@ -53,7 +53,13 @@ public final class CudaWriter {
           cu.add("\n").add(mapKernelOf(ownerSimpleName, op));
         }
       } else if (hasReductions(op.body())) {
-        skipped.add(new Skipped(op.name(), "@Reduce outputs are not compiled for CUDA yet"));
+        OperatorIr wide = IndexWidening.apply(op);
+        Object plan = ReducingKernelWriter.plan(wide);
+        if (plan instanceof ReducingKernelWriter.Plan p) {
+          cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
+        } else {
+          skipped.add(new Skipped(op.name(), (String) plan));
+        }
       } else {
         cu.add("\n").add(gridKernel(IndexWidening.apply(op)));
       }
@@ -78,7 +84,7 @@ public final class CudaWriter {
     return false;
   }
 
-  private static Names names(OperatorIr op) {
+  static Names names(OperatorIr op) {
     List<String> reserved = new ArrayList<>(CudaNames.RESERVED);
     op.params().forEach(p -> reserved.add(CudaNames.identifier(p.name())));
     return new Names(reserved);
@@ -131,8 +137,8 @@ public final class CudaWriter {
         .build();
   }
 
-  private static CodeBlock gridKernel(OperatorIr op) {
-    Names names = names(op);
+  /** A grid kernel's parameters: the operator's, arrays as restrict pointers (const when read only). */
+  static List<CodeBlock> kernelParams(OperatorIr op) {
     List<CodeBlock> params = new ArrayList<>();
     for (Param p : op.params()) {
       String name = CudaNames.identifier(p.name());
@@ -143,6 +149,12 @@ public final class CudaWriter {
         params.add(CodeBlock.of("$L $N", CudaSyntax.typeName(((Param.Scalar) p).type()), name));
       }
     }
+    return params;
+  }
+
+  private static CodeBlock gridKernel(OperatorIr op) {
+    Names names = names(op);
+    List<CodeBlock> params = kernelParams(op);
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     emitter.openScope(); // kernel prologue

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  */
 public final class Nvcc {
   /** The headers of kiln-cuda-templates that generated sources include. */
-  static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh");
+  static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh", "kiln/reduce.cuh");
   private static final long TIMEOUT_SECONDS = 300;
   private static final Pattern ERROR_LINE = Pattern.compile("\\.cu\\((\\d+)\\): error");
 

@@ -1,0 +1,37 @@
+// Deterministic reductions for @Reduce outputs.
+//
+// A reducing kernel gives each output element (each point of the grid dimensions its index uses)
+// to one thread block; the block's threads stride over the reduced dimensions, each folding its
+// contributions into a register, and block_reduce combines the registers in a fixed pairwise tree
+// over thread indices (0 with 1, 2 with 3, ..., then the pairs). The result depends on blockDim.x
+// alone, never on scheduling: the same launch gives the same bits every run. Reducing kernels are
+// launched with one-dimensional blocks of at most KILN_MAX_BLOCK threads.
+#pragma once
+
+#define KILN_MAX_BLOCK 1024
+
+namespace kiln {
+
+template <typename T> struct SumOp { __device__ __forceinline__ T operator()(T a, T b) const { return a + b; } };
+template <typename T> struct ProductOp { __device__ __forceinline__ T operator()(T a, T b) const { return a * b; } };
+template <typename T> struct MaxOp { __device__ __forceinline__ T operator()(T a, T b) const { return kiln::max(a, b); } };
+template <typename T> struct MinOp { __device__ __forceinline__ T operator()(T a, T b) const { return kiln::min(a, b); } };
+
+template <typename T, typename Op>
+__device__ T block_reduce(T v, T* shared, Op op) {
+  const unsigned t = threadIdx.x;
+  const unsigned n = blockDim.x;
+  shared[t] = v;
+  __syncthreads();
+  for (unsigned s = 1; s < n; s <<= 1) {
+    if ((t & (2 * s - 1)) == 0 && t + s < n) {
+      shared[t] = op(shared[t], shared[t + s]);
+    }
+    __syncthreads();
+  }
+  const T r = shared[0];
+  __syncthreads();
+  return r;
+}
+
+}  // namespace kiln

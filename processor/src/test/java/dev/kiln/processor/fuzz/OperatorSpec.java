@@ -1,0 +1,61 @@
+package dev.kiln.processor.fuzz;
+
+import java.util.List;
+import java.util.Map;
+
+/** What the harness needs to know about a generated operator to call it and its kernel. */
+sealed interface OperatorSpec permits OperatorSpec.Elementwise, OperatorSpec.Grid {
+  String name();
+
+  /** An elementwise operator: scalar parameters, a scalar result. */
+  record Elementwise(String name, FuzzType result, List<String> paramNames, List<FuzzType> paramTypes)
+      implements OperatorSpec {
+    /** Whether Kiln generates map launchers for it (every type float, double or int). */
+    boolean mappable() {
+      return !paramTypes.isEmpty()
+          && result != FuzzType.BOOLEAN
+          && paramTypes.stream().allMatch(t -> t != FuzzType.BOOLEAN);
+    }
+  }
+
+  /**
+   * A grid operator, the sizes to run it with, and the name of its plain "twin" (the same loops
+   * with every float {@code +=} reduction term replaced by its absolute value, which bounds the
+   * rounding error of a reordered sum), or null when it has no float sum.
+   */
+  record Grid(String name, List<Param> params, List<Map<String, Integer>> sizes, String absTwin)
+      implements OperatorSpec {}
+
+  /** A parameter of a grid operator. */
+  sealed interface Param permits Dim, Scalar, Array {
+    String name();
+  }
+
+  record Dim(String name) implements Param {}
+
+  record Scalar(String name, FuzzType type) implements Param {}
+
+  /** An array parameter; {@code reduce} is null unless the role is {@code REDUCE}. */
+  record Array(String name, FuzzType element, List<Extent> shape, Role role, ReduceKind reduce)
+      implements Param {
+    long length(Map<String, Integer> sizes) {
+      long n = 1;
+      for (Extent e : shape) {
+        n *= e.size(sizes);
+      }
+      return n;
+    }
+
+    String shapeText() {
+      StringBuilder b = new StringBuilder();
+      for (Extent e : shape) {
+        b.append(b.length() == 0 ? "" : ", ").append(e.text());
+      }
+      return b.toString();
+    }
+  }
+
+  enum Role { IN, OUT, REDUCE }
+
+  enum ReduceKind { SUM, PRODUCT, MAX, MIN }
+}
