@@ -111,11 +111,14 @@ final class OperatorProcessingStep {
       return; // generate nothing for a class with errors
     }
     String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
+    String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
+    String resourceBase = (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + base;
     try {
-      JavaFile file = KernelsWriter.write(owner, pkg, operators);
+      CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, operators);
+      JavaFile file = KernelsWriter.write(owner, pkg, operators, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators);
-      writeCuda(owner, pkg, operators);
+      writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
@@ -152,10 +155,8 @@ final class OperatorProcessingStep {
   }
 
   /** Writes {@code <Class>.cu} and, when nvcc is there, {@code <Class>.ptx} beside it. */
-  private void writeCuda(TypeElement owner, String pkg, List<OperatorIr> operators) throws IOException, InterruptedException {
-    String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
-    String dir = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/");
-    CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, operators);
+  private void writeCuda(TypeElement owner, String resourceBase, CudaWriter.Result cuda) throws IOException, InterruptedException {
+    String base = resourceBase.substring(resourceBase.lastIndexOf('/') + 1);
     for (CudaWriter.Skipped s : cuda.skipped()) {
       for (javax.lang.model.element.Element e : owner.getEnclosedElements()) {
         if (e.getSimpleName().contentEquals(s.operator()) && e.getKind() == ElementKind.METHOD) {
@@ -163,7 +164,7 @@ final class OperatorProcessingStep {
         }
       }
     }
-    write(dir + base + ".cu", cuda.source(), owner);
+    write("META-INF/kiln/" + resourceBase + ".cu", cuda.source(), owner);
     if (nvcc == null) {
       if (!nvccNoted) {
         nvccNoted = true;
@@ -177,7 +178,7 @@ final class OperatorProcessingStep {
       reporter.error(owner, Message.NVCC_FAILED, owner.getQualifiedName(), where, outcome.diagnostics());
       return;
     }
-    write(dir + base + ".ptx", outcome.ptx(), owner);
+    write("META-INF/kiln/" + resourceBase + ".ptx", outcome.ptx(), owner);
   }
 
   private void write(String path, String text, TypeElement owner) throws IOException {

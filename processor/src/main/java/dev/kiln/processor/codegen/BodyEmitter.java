@@ -203,10 +203,19 @@ public final class BodyEmitter {
       bind(l.carried().get(i).phi(), carriedNames.get(i), bodyDepth);
     }
     statements(l.body());
+    // All next values are computed before any is assigned (the carried values update at once).
     List<CodeBlock> nexts = new ArrayList<>();
-    for (Stmt.Carried c : l.carried()) {
-      nexts.add(c.next() == c.phi() ? null
-          : l.carried().size() == 1 ? expr(c.next()) : CodeBlock.of("$N", materialize(c.next(), bodyDepth)));
+    for (int i = 0; i < l.carried().size(); i++) {
+      Stmt.Carried c = l.carried().get(i);
+      if (c.next() == c.phi()) {
+        nexts.add(null);
+      } else if (l.carried().size() == 1) {
+        nexts.add(expr(c.next()));
+      } else {
+        String next = names.fresh(carriedNames.get(i) + "Next");
+        current().code.addStatement("$L $N = $L", syntax.constType(c.phi().type()), next, expr(c.next()));
+        nexts.add(CodeBlock.of("$N", next));
+      }
     }
     for (int i = 0; i < nexts.size(); i++) {
       if (nexts.get(i) != null) {
@@ -247,6 +256,10 @@ public final class BodyEmitter {
     String temp = lookup(e);
     if (temp != null) {
       return CodeBlock.of("$N", temp);
+    }
+    if (e instanceof Expr.Binary b && b.scope() >= 0) {
+      // integer division traps: keep it inline, inside whatever guards it (never a temp computed early)
+      return inline(e);
     }
     int d = depthOf(e);
     if (uses.getOrDefault(e, 1) > 1 || d < depth() || sourceNames.containsKey(e)) {

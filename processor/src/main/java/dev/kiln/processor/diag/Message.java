@@ -111,6 +111,10 @@ public enum Message {
       "nvcc was not found (set -Akiln.nvcc=<path>, CUDA_HOME or PATH); CUDA sources are written"
           + " without PTX, and will need NVRTC at run time"),
   CUDA_SKIPPED("KILN035", "operator '%s' is not compiled for CUDA: %s; it runs on the CPU only"),
+  SHARED_LOCAL(
+      "KILN036",
+      "local '%s' is declared before the @Parallel loops and assigned inside them, so every worker"
+          + " would share it; declare it inside the loops"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

@@ -113,6 +113,11 @@ public final class FrontEnd implements Inliner {
     StatementLowering lowering = new StatementLowering(state, reporter, op, false);
     for (VariableTree v : structure.prologue()) {
       lowering.statement(v);
+      Local declared = state.env.get(v.getName().toString());
+      if (declared != null && !structure.loops().isEmpty()) {
+        state.env.put(v.getName().toString(), new Local(declared.type(), declared.value(),
+            Message.SHARED_LOCAL.format(v.getName())));
+      }
     }
     List<GridDim> grid = new ArrayList<>();
     for (GridStructure.Loop loop : structure.loops()) {

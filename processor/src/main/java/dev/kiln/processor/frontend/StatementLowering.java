@@ -272,8 +272,12 @@ final class StatementLowering {
       throw new KilnDiagnostic(target, Message.OBJECT_USE, "assigning '" + name + "'");
     }
     if (local.readOnlyReason() != null) {
-      throw new KilnDiagnostic(target, local.readOnlyReason().startsWith("@Parallel") ? Message.PARALLEL_LOOP_FORM : Message.SEQUENTIAL_LOOP_FORM,
-          local.readOnlyReason());
+      String reason = local.readOnlyReason();
+      if (reason.startsWith("[" + Message.SHARED_LOCAL.id() + "]")) {
+        throw new KilnDiagnostic(target, Message.SHARED_LOCAL, name);
+      }
+      throw new KilnDiagnostic(target, reason.startsWith("@Parallel") ? Message.PARALLEL_LOOP_FORM : Message.SEQUENTIAL_LOOP_FORM,
+          reason);
     }
     return local;
   }
@@ -323,6 +327,12 @@ final class StatementLowering {
     }
     if (!value.type().isNumeric()) {
       throw new KilnDiagnostic(at, Message.UNSUPPORTED_EXPRESSION, "reducing a boolean");
+    }
+    if (!value.type().widensTo(array.elementType())) {
+      throw new KilnDiagnostic(at, Message.REDUCE_FORM,
+          "the term is a " + value.type().javaName() + ", wider than the " + array.elementType().javaName()
+              + " elements of '" + array.name() + "' (Java would round after each step, which no parallel"
+              + " reduction can reproduce); cast the term: (" + array.elementType().javaName() + ") ...");
     }
     state.out.add(new Stmt.Accumulate(array, index, kind, state.f.cast(array.elementType(), value), state.path, at));
   }

@@ -14,11 +14,11 @@ import javax.lang.model.element.Modifier;
  * array exactly as long as its shape. Failures throw {@code IllegalArgumentException}s that name
  * the operator and the argument; the message's size text is built only when a check fails.
  */
-final class ArgumentChecks {
+public final class ArgumentChecks {
   private ArgumentChecks() {}
 
   /** The name of the helper that formats the bound sizes of {@code op} for messages. */
-  static String dimsHelperName(OperatorIr op) {
+  public static String dimsHelperName(OperatorIr op) {
     return op.name() + "$dims";
   }
 
@@ -40,6 +40,11 @@ final class ArgumentChecks {
   }
 
   static CodeBlock of(OperatorIr op) {
+    return of(op, false);
+  }
+
+  /** The checks, for host arrays ({@code x.length}) or device arrays ({@code x.length()}). */
+  public static CodeBlock of(OperatorIr op, boolean device) {
     CodeBlock.Builder code = CodeBlock.builder();
     String name = op.name();
     for (Param.Scalar d : op.dims()) {
@@ -56,11 +61,12 @@ final class ArgumentChecks {
       for (int i = 0; i < ex.size(); i++) {
         extents.add(i == 0 ? "$L" : ", $L", PolyCode.of(ex.get(i)));
       }
-      String length = a.name() + "$length";
-      code.addStatement("final long $N = $T.shapeLength($L)", length, PolyCode.CHECKS, extents.build());
-      code.beginControlFlow("if ($N.length != $N)", a.name(), length)
-          .addStatement("throw $T.badLength($S, $S, $S, $N, $N.length, $N($L))", PolyCode.CHECKS, name, a.name(),
-              a.shape().text(), length, a.name(), dimsHelperName(op), dimsArgs.build())
+      code.addStatement("final long $N = $T.shapeLength($L)", a.name() + "$length", PolyCode.CHECKS, extents.build());
+      String lengthVar = a.name() + "$length";
+      CodeBlock actual = device ? CodeBlock.of("$N.length()", a.name()) : CodeBlock.of("$N.length", a.name());
+      code.beginControlFlow("if ($L != $N)", actual, lengthVar)
+          .addStatement("throw $T.badLength($S, $S, $S, $N, $L, $N($L))", PolyCode.CHECKS, name, a.name(),
+              a.shape().text(), lengthVar, actual, dimsHelperName(op), dimsArgs.build())
           .endControlFlow();
     }
     return code.build();

@@ -6,10 +6,10 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 
 /** Java types of IR types and parameters. */
-final class JavaTypes {
+public final class JavaTypes {
   private JavaTypes() {}
 
-  static TypeName of(ScalarType t) {
+  public static TypeName of(ScalarType t) {
     switch (t) {
       case BOOL: return TypeName.BOOLEAN;
       case INT: return TypeName.INT;

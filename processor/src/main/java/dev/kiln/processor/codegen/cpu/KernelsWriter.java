@@ -7,7 +7,10 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.codegen.cuda.DeviceLauncherWriter;
+import dev.kiln.processor.codegen.cuda.KernelInfo;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.processing.Generated;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -23,7 +26,14 @@ public final class KernelsWriter {
     return ClassName.get(packageName, simple.replace('.', '_') + "Kernels");
   }
 
-  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators) {
+  /**
+   * The Kernels class of {@code owner}: CPU launchers for every operator, and device launchers for
+   * those with a CUDA kernel in {@code cuda}.
+   *
+   * @param resourceBase {@code <package path>/<Class>}: where the class's .cu and .ptx lie under META-INF/kiln
+   */
+  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
+      Map<String, KernelInfo> cuda, String resourceBase) {
     ClassName ownerName = ClassName.get(owner);
     ClassName name = kernelsName(owner, packageName);
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
@@ -33,7 +43,8 @@ public final class KernelsWriter {
             .addMember("value", "$S", "dev.kiln.processor.KilnProcessor").build())
         .addJavadoc("CPU kernels compiled by Kiln from the {@code @Operator} methods of {@link $T}.\n"
             + "Each method has its operator's parameters and behaviour; grid operators check their\n"
-            + "arguments and run in parallel on {@code dev.kiln.runtime.cpu.CpuExecutor}.\n", ownerName)
+            + "arguments and run in parallel on {@code dev.kiln.runtime.cpu.CpuExecutor}. Operators\n"
+            + "with a CUDA kernel also have a device overload taking a stream and device arrays.\n", ownerName)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
@@ -44,6 +55,10 @@ public final class KernelsWriter {
       } else {
         type.addMethod(GridKernelWriter.write(op, ownerName));
         type.addMethod(ArgumentChecks.dimsHelper(op));
+      }
+      KernelInfo kernel = cuda.get(op.name());
+      if (kernel != null) {
+        type.addMethod(DeviceLauncherWriter.write(op, kernel, ownerName, name, resourceBase));
       }
     }
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

@@ -1,0 +1,115 @@
+package dev.kiln.processor.codegen.cuda;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.cpu.ArgumentChecks;
+import dev.kiln.processor.codegen.cpu.JavaTypes;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the device overloads of {@code <Class>Kernels}: each operator's parameters with device
+ * arrays in place of host arrays and a stream first. They check arguments exactly as the CPU
+ * launchers do, then launch the operator's kernel; no data moves between host and device.
+ */
+public final class DeviceLauncherWriter {
+  static final ClassName CHECKS = ClassName.get("dev.kiln.runtime", "Checks");
+  static final ClassName RUNTIME = ClassName.get("dev.kiln.runtime.cuda", "CudaRuntime");
+  static final ClassName STREAM = ClassName.get("dev.kiln.runtime.cuda", "CudaStream");
+
+  private DeviceLauncherWriter() {}
+
+  static TypeName deviceArray(ScalarType t) {
+    switch (t) {
+      case FLOAT: return ClassName.get("dev.kiln.runtime.cuda", "DeviceFloatArray");
+      case DOUBLE: return ClassName.get("dev.kiln.runtime.cuda", "DeviceDoubleArray");
+      default: return ClassName.get("dev.kiln.runtime.cuda", "DeviceIntArray");
+    }
+  }
+
+  /**
+   * The device launcher of {@code op}, whose kernel is {@code info}.
+   *
+   * @param kernels the generated class (its class loader finds the PTX)
+   * @param resourceBase {@code <package path>/<Class>}, where the .ptx and .cu lie under META-INF/kiln
+   */
+  public static MethodSpec write(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+    return info.launch() == KernelInfo.Launch.MAP
+        ? map(op, info, owner, kernels, resourceBase)
+        : grid(op, info, owner, kernels, resourceBase);
+  }
+
+  private static MethodSpec grid(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+    List<String> reserved = new ArrayList<>();
+    op.params().forEach(p -> reserved.add(p.name()));
+    Names names = new Names(reserved);
+    String stream = names.fresh("stream");
+    MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; asynchronous.\n", owner, op.name(), stream)
+        .addParameter(STREAM, stream);
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : op.params()) {
+      m.addParameter(p instanceof Param.Array a ? deviceArray(a.elementType()) : JavaTypes.of(((Param.Scalar) p).type()), p.name());
+      args.add(CodeBlock.of("$N", p.name()));
+    }
+    m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), stream, stream);
+    m.addCode(ArgumentChecks.of(op, true));
+    CodeBlock kernel = CodeBlock.of("$T.device().kernel($T.class, $S, $S)", RUNTIME, kernels, resourceBase, info.kernel());
+    if (info.launch() == KernelInfo.Launch.GRID) {
+      List<CodeBlock> extents = new ArrayList<>();
+      for (GridDim g : op.grid()) {
+        extents.add(CodeBlock.of("$N", g.extent().name()));
+      }
+      m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));
+    } else {
+      CodeBlock points = CodeBlock.of("1L");
+      for (GridDim g : info.kept()) {
+        points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extent().name());
+      }
+      m.addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, points, CodeBlock.join(args, ", "));
+    }
+    return m.build();
+  }
+
+  private static MethodSpec map(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+    List<String> reserved = new ArrayList<>();
+    op.params().forEach(p -> reserved.add(p.name()));
+    Names names = new Names(reserved);
+    String stream = names.fresh("stream");
+    String out = names.fresh("out");
+    String n = names.fresh("n");
+    MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("CUDA map of {@link $T#$L} on {@code $L}: {@code $N[i] = $L(...)}, inputs of length 1 broadcast; asynchronous.\n",
+            owner, op.name(), stream, out, op.name())
+        .addParameter(STREAM, stream);
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : op.params()) {
+      m.addParameter(deviceArray(((Param.Scalar) p).type()), p.name());
+    }
+    m.addParameter(deviceArray(op.resultType()), out);
+    m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), stream, stream);
+    m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), out, out);
+    m.addStatement("final long $N = $N.length()", n, out);
+    args.add(CodeBlock.of("$N", n));
+    for (Param p : op.params()) {
+      m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), p.name(), p.name());
+      m.addStatement("$T.broadcast($S, $S, $N.length(), $N)", CHECKS, op.name(), p.name(), p.name(), n);
+      args.add(CodeBlock.of("$N", p.name()));
+      args.add(CodeBlock.of("$N.length()", p.name()));
+    }
+    args.add(CodeBlock.of("$N", out));
+    m.addStatement("$T.device().kernel($T.class, $S, $S).launchMap($N, $N, $L)", RUNTIME, kernels, resourceBase,
+        info.kernel(), stream, n, CodeBlock.join(args, ", "));
+    return m.build();
+  }
+}
