@@ -11,6 +11,6 @@ import java.lang.annotation.Target;
  * bounds refer to. Sizes are symbolic at build time and bound when the kernel runs.
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
 public @interface Dim {}

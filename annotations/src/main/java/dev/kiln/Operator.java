@@ -22,6 +22,6 @@ import java.lang.annotation.Target;
  * </ul>
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface Operator {}

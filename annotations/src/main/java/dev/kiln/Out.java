@@ -11,6 +11,6 @@ import java.lang.annotation.Target;
  * build time) unless the array is also marked {@link Reduce}.
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
 public @interface Out {}

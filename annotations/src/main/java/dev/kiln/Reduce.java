@@ -14,6 +14,6 @@ import java.lang.annotation.Target;
  * exactly as the plain-Java loop does (up to floating-point reassociation).
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
 public @interface Reduce {}

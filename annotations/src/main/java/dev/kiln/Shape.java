@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  * the extents as its length; generated kernels check it.
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
 public @interface Shape {
   String value();

@@ -76,6 +76,12 @@ public final class Checks {
    */
   public static IllegalArgumentException badLength(
       String operator, String argument, String shape, long expected, int actual, String dims) {
+    return badLength(operator, argument, shape, expected, (long) actual, dims);
+  }
+
+  /** As {@link #badLength(String, String, String, long, int, String)}, for device arrays. */
+  public static IllegalArgumentException badLength(
+      String operator, String argument, String shape, long expected, long actual, String dims) {
     String needs;
     if (expected < 0) {
       needs = "has a negative extent";
@@ -94,6 +100,11 @@ public final class Checks {
    * output's.
    */
   public static void broadcast(String operator, String argument, int actual, int outputLength) {
+    broadcast(operator, argument, (long) actual, (long) outputLength);
+  }
+
+  /** As {@link #broadcast(String, String, int, int)}, for device arrays. */
+  public static void broadcast(String operator, String argument, long actual, long outputLength) {
     if (actual != 1 && actual != outputLength) {
       throw new IllegalArgumentException(
           operator + ": argument '" + argument + "' has length " + actual

@@ -1,0 +1,104 @@
+package dev.kiln.tests.cuda;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.kiln.Out;
+import dev.kiln.Reduce;
+import dev.kiln.Shape;
+import dev.kiln.runtime.cuda.CudaDevice;
+import dev.kiln.runtime.cuda.DeviceArray;
+import dev.kiln.runtime.cuda.DeviceDoubleArray;
+import dev.kiln.runtime.cuda.DeviceFloatArray;
+import dev.kiln.runtime.cuda.DeviceIntArray;
+import java.lang.reflect.Parameter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/** Host-side inputs for generic operator runs, their upload, download and comparison. */
+final class HostData {
+  private HostData() {}
+
+  /**
+   * A value for a parameter: sizes from {@code dims}; input arrays random (ints in {@code [0,
+   * smallest)}, so they are valid indices into any array); @Out arrays NaN (or a sentinel int), so
+   * unwritten elements show; @Reduce arrays random, the initial value both runs fold into; int
+   * scalars at least 1, so they divide.
+   */
+  static Object make(Parameter p, Map<String, Integer> dims, int smallest, SplittableRandom random) {
+    Class<?> t = p.getType();
+    if (!t.isArray()) {
+      if (dims.containsKey(p.getName())) return dims.get(p.getName());
+      if (t == float.class) return (float) random.nextDouble(-1, 1);
+      if (t == double.class) return random.nextDouble(-1, 1);
+      if (t == int.class) return random.nextInt(1, 10);
+      if (t == long.class) return random.nextLong(1, 10);
+      return random.nextBoolean();
+    }
+    int n = ShapeEval.length(p.getAnnotation(Shape.class).value(), dims);
+    boolean reduce = p.isAnnotationPresent(Reduce.class);
+    if (p.isAnnotationPresent(Out.class) && !reduce) {
+      if (t == float[].class) { float[] a = new float[n]; Arrays.fill(a, Float.NaN); return a; }
+      if (t == double[].class) { double[] a = new double[n]; Arrays.fill(a, Double.NaN); return a; }
+      int[] a = new int[n]; Arrays.fill(a, Integer.MIN_VALUE + 7); return a;
+    }
+    return array(t, n, Math.max(1, smallest), random);
+  }
+
+  static Object array(Class<?> t, int n, int intBound, SplittableRandom random) {
+    if (t == float[].class || t == float.class) {
+      float[] a = new float[n];
+      for (int i = 0; i < n; i++) a[i] = (float) random.nextDouble(-2, 2);
+      return a;
+    }
+    if (t == double[].class || t == double.class) {
+      double[] a = new double[n];
+      for (int i = 0; i < n; i++) a[i] = random.nextDouble(-2, 2);
+      return a;
+    }
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) a[i] = random.nextInt(0, Math.max(1, intBound));
+    return a;
+  }
+
+  static Object[] copy(Object[] values) {
+    Object[] out = values.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] instanceof float[] a) out[i] = a.clone();
+      else if (out[i] instanceof double[] a) out[i] = a.clone();
+      else if (out[i] instanceof int[] a) out[i] = a.clone();
+    }
+    return out;
+  }
+
+  static Object upload(CudaDevice gpu, Object value, List<DeviceArray> allocated) {
+    DeviceArray d;
+    if (value instanceof float[] a) d = gpu.upload(a);
+    else if (value instanceof double[] a) d = gpu.upload(a);
+    else if (value instanceof int[] a) d = gpu.upload(a);
+    else return value;
+    allocated.add(d);
+    return d;
+  }
+
+  static Object download(DeviceArray d, Object like) {
+    if (d instanceof DeviceFloatArray f) return f.download();
+    if (d instanceof DeviceDoubleArray f) return f.download();
+    return ((DeviceIntArray) d).download();
+  }
+
+  /** Floats within 2e-4 relative (1e-9 for doubles) of the reference, NaN where it is NaN; ints exact. */
+  static void assertClose(String what, Object expected, Object actual) {
+    int n = java.lang.reflect.Array.getLength(expected);
+    for (int i = 0; i < n; i++) {
+      double e = ((Number) java.lang.reflect.Array.get(expected, i)).doubleValue();
+      double a = ((Number) java.lang.reflect.Array.get(actual, i)).doubleValue();
+      double tol = expected instanceof int[] ? 0 : (expected instanceof double[] ? 1e-9 : 2e-4) * Math.max(1, Math.abs(e));
+      boolean same = Double.isNaN(e) ? Double.isNaN(a) : Math.abs(e - a) <= tol || e == a;
+      if (!same) {
+        fail(what + "[" + i + "] expected " + e + " but CUDA gave " + a + " (tolerance " + tol + ")");
+      }
+    }
+  }
+}
