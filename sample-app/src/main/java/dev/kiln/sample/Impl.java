@@ -25,6 +25,11 @@ enum Impl {
     void softmax(int b, int n, float[] x, float[] y) {
       LstmOps.softmax(b, n, x, y);
     }
+
+    @Override
+    void concatRows(int b, int i, int h, float[] x, float[] hidden, float[] xh) {
+      LstmOps.concatRows(b, i, h, x, hidden, xh);
+    }
   },
 
   /** The kernels Kiln's processor generated from the same source, in {@code LstmOpsKernels}. */
@@ -48,6 +53,11 @@ enum Impl {
     void softmax(int b, int n, float[] x, float[] y) {
       LstmOpsKernels.softmax(b, n, x, y);
     }
+
+    @Override
+    void concatRows(int b, int i, int h, float[] x, float[] hidden, float[] xh) {
+      LstmOpsKernels.concatRows(b, i, h, x, hidden, xh);
+    }
   };
 
   /** {@code y[i] = sigmoid(x[i])} over the whole array. */
@@ -58,4 +68,6 @@ enum Impl {
   abstract void lstmCell(int b, int h, float[] gates, float[] c, float forgetBias, float[] cNext, float[] hNext);
 
   abstract void softmax(int b, int n, float[] x, float[] y);
+
+  abstract void concatRows(int b, int i, int h, float[] x, float[] hidden, float[] xh);
 }

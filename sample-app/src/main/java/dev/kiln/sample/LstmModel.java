@@ -16,7 +16,7 @@ final class LstmModel {
   final int hidden;
   final int classes;
   final int steps;
-  private final float[][] xs;
+  final float[][] xs;
   final float[] w;
   final float[] bias;
   final float[] wOut;
@@ -71,10 +71,7 @@ final class LstmModel {
     Arrays.fill(s.h, 0f);
     Arrays.fill(s.c, 0f);
     for (int t = 0; t < steps; t++) {
-      for (int b = 0; b < batch; b++) {
-        System.arraycopy(xs[t], b * input, s.xh, b * k, input);
-        System.arraycopy(s.h, b * hidden, s.xh, b * k + input, hidden);
-      }
+      ops.concatRows(batch, input, hidden, xs[t], s.h, s.xh);
       ops.affine(batch, k, 4 * hidden, s.xh, w, bias, s.gates);
       ops.lstmCell(batch, hidden, s.gates, s.c, FORGET_BIAS, s.cNext, s.hNext);
       float[] swap = s.h;
@@ -90,7 +87,8 @@ final class LstmModel {
 
   /** Bytes the forward pass's operators read and write, each array counted once per call. */
   long forwardBytes() {
-    return steps * (Traffic.affine(batch, input + hidden, 4 * hidden) + Traffic.lstmCell(batch, hidden))
+    return steps * (Traffic.concat(batch, input, hidden) + Traffic.affine(batch, input + hidden, 4 * hidden)
+            + Traffic.lstmCell(batch, hidden))
         + Traffic.affine(batch, hidden, classes) + Traffic.softmax(batch, classes);
   }
 

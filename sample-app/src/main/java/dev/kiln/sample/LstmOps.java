@@ -74,4 +74,19 @@ public final class LstmOps {
       }
     }
   }
+
+  /**
+   * Joins each row of {@code x} and of {@code h} into one row of {@code xh}: {@code [x_b | h_b]}.
+   * One worker per row, reading each element from whichever input holds it.
+   */
+  @Operator
+  public static void concatRows(@Dim int B, @Dim int I, @Dim int H,
+                                @Shape("B, I") float[] x, @Shape("B, H") float[] h,
+                                @Out @Shape("B, I + H") float[] xh) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int j = 0; j < I + H; j++) {
+        xh[b * (I + H) + j] = j < I ? x[b * I + j] : h[b * H + j - I];
+      }
+    }
+  }
 }

@@ -4,6 +4,7 @@ import dev.kiln.runtime.Device;
 import dev.kiln.runtime.Kiln;
 import dev.kiln.runtime.KilnException;
 import dev.kiln.runtime.cpu.CpuExecutor;
+import dev.kiln.runtime.cuda.CudaRuntime;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,9 @@ import java.util.Map;
 public final class Main {
   /** Largest absolute difference allowed between a kernel and its plain-Java source. */
   static final double TOLERANCE = 1e-5;
+
+  /** The same for the GPU, whose exp and tanh differ from the JVM's by a few ulp. */
+  static final double CUDA_TOLERANCE = 1e-4;
 
   private final Options options;
   private final PrintStream out;
@@ -92,6 +96,13 @@ public final class Main {
     out.println("% copy: that rate over the best streaming copy (1 or all threads) of the same byte count;");
     out.println("the copy row shows it at lstmCell's byte count. affine is bound by arithmetic (GFLOP/s),");
     out.println("not bandwidth, and small sizes run from cache, not memory.");
+    if (device == Device.CUDA) {
+      cuda(failures);
+    } else {
+      out.println();
+      String why = System.getProperty(Kiln.DEVICE_PROPERTY) != null ? "-D" + Kiln.DEVICE_PROPERTY + "=cpu" : CudaRuntime.unavailableReason();
+      out.println("CUDA: not used (" + why + ")");
+    }
     if (failures.length() > 0) {
       out.println();
       out.print("FAIL: kernels disagree with their plain-Java source:\n" + failures);
@@ -99,6 +110,38 @@ public final class Main {
     }
     out.printf(Locale.ROOT, "%nOK: every kernel agrees with its plain-Java source within %.0e.%n", TOLERANCE);
     return true;
+  }
+
+  /** The forward pass on the GPU: time, launches, and agreement with the plain-Java pass. */
+  private void cuda(StringBuilder failures) {
+    LstmModel model = new LstmModel(options);
+    LstmModel.State reference = model.newState();
+    model.forward(Impl.PLAIN, reference);
+    try (CudaForward gpu = new CudaForward(model)) {
+      gpu.forward(); // loads the module, compiles nothing at run time when the build's PTX fits
+      gpu.resetStats();
+      gpu.forward();
+      long launches = gpu.launches();
+      double diff = maxAbsDiff(reference.probs, gpu.probabilities());
+      double plainMs = Bench.medianMillis(() -> model.forward(Impl.PLAIN, reference), options.reps());
+      double cudaMs = Bench.medianMillis(gpu::forward, options.reps());
+      out.println();
+      out.printf(Locale.ROOT, "CUDA on %s: LSTM forward %.3f ms (plain Java %.3f ms, %.1fx), %d kernel launches"
+          + " per pass, max |diff| of the probabilities %.2e%n", gpu.deviceName(), cudaMs, plainMs, plainMs / cudaMs,
+          launches, diff);
+      if (!(diff <= CUDA_TOLERANCE)) {
+        failures.append(String.format(Locale.ROOT, "  LSTM forward on CUDA: max |diff| %.3e > %.0e%n", diff, CUDA_TOLERANCE));
+      }
+    }
+  }
+
+  private static double maxAbsDiff(float[] expected, float[] actual) {
+    double max = 0;
+    for (int i = 0; i < expected.length; i++) {
+      double d = Math.abs((double) expected[i] - actual[i]);
+      max = Double.isNaN(d) ? Double.POSITIVE_INFINITY : Math.max(max, d);
+    }
+    return max;
   }
 
   /** Milliseconds of a streaming copy of {@code bytes}: {one thread, all threads}, measured once per size. */

@@ -28,6 +28,11 @@ final class Traffic {
     return 7 * b * h * FLOAT;
   }
 
+  /** Reads x (B×I) and h (B×H); writes xh (B×(I+H)). */
+  static long concat(long b, long i, long h) {
+    return 2 * b * (i + h) * FLOAT;
+  }
+
   /** Reads x, writes y (B×N each). */
   static long softmax(long b, long n) {
     return 2 * b * n * FLOAT;
