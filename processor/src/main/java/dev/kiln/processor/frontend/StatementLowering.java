@@ -87,11 +87,20 @@ final class StatementLowering {
 
   void statements(List<? extends StatementTree> list) {
     List<String> declared = new ArrayList<>();
-    for (StatementTree s : list) {
-      if (s instanceof VariableTree v) {
-        declared.add(v.getName().toString());
+    Expr base = state.path;
+    try {
+      for (StatementTree s : list) {
+        if (s instanceof VariableTree v) {
+          declared.add(v.getName().toString());
+        }
+        if (elementwise) {
+          // after a conditional return, the rest runs only where it was not taken
+          state.path = state.f.binary(BinaryOp.LAND, base, state.f.unary(UnaryOp.NOT, done), state.scope);
+        }
+        statement(s);
       }
-      statement(s);
+    } finally {
+      state.path = base;
     }
     declared.forEach(state.env::remove);
   }

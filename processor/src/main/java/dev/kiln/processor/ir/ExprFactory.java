@@ -281,8 +281,11 @@ public final class ExprFactory {
     }
     if (x instanceof Expr.Const c && type != ScalarType.BOOL && x.type() != ScalarType.BOOL) {
       if (type.isFloating()) {
-        double v = x.type().isFloating() ? c.floatingValue() : (double) c.integralValue();
-        return constant(type, v);
+        if (x.type().isFloating()) {
+          return constant(type, c.floatingValue());
+        }
+        // round once, as Java's long-to-float conversion does (not through double)
+        return constant(type, type == ScalarType.FLOAT ? (double) (float) c.integralValue() : (double) c.integralValue());
       }
       if (x.type().isFloating()) {
         double v = c.floatingValue();
