@@ -18,9 +18,7 @@ import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.Writer;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,9 +100,7 @@ final class OperatorProcessingStep {
         }
       } catch (RuntimeException | StackOverflowError e) {
         ok = false;
-        StringWriter trace = new StringWriter();
-        e.printStackTrace(new PrintWriter(trace));
-        reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), e + "\n" + trace);
+        reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), trace(e));
       }
     }
     if (!ok) {
@@ -123,8 +119,18 @@ final class OperatorProcessingStep {
       Thread.currentThread().interrupt();
       reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
     } catch (IOException | RuntimeException e) {
-      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + e);
+      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + trace(e));
     }
+  }
+
+  /** An exception and the top of its stack, for an internal-error report. */
+  private static String trace(Throwable e) {
+    StringBuilder b = new StringBuilder(e.toString());
+    StackTraceElement[] frames = e.getStackTrace();
+    for (int i = 0; i < Math.min(frames.length, 12); i++) {
+      b.append("\n    at ").append(frames[i]);
+    }
+    return b.toString();
   }
 
   /** Lowers and checks one operator; null after reporting its errors. */

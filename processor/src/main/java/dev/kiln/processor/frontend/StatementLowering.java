@@ -337,10 +337,10 @@ final class StatementLowering {
     if (!value.type().isNumeric()) {
       throw new KilnDiagnostic(at, Message.UNSUPPORTED_EXPRESSION, "reducing a boolean");
     }
-    if (!value.type().widensTo(array.elementType())) {
+    if (array.elementType().isIntegral() && value.type().isFloating()) {
       throw new KilnDiagnostic(at, Message.REDUCE_FORM,
           "the term is a " + value.type().javaName() + ", wider than the " + array.elementType().javaName()
-              + " elements of '" + array.name() + "' (Java would round after each step, which no parallel"
+              + " elements of '" + array.name() + "' (Java would truncate after each step, which no parallel"
               + " reduction can reproduce); cast the term: (" + array.elementType().javaName() + ") ...");
     }
     state.out.add(new Stmt.Accumulate(array, index, kind, state.f.cast(array.elementType(), value), state.path, at));

@@ -18,14 +18,15 @@ public final class ExprFactory {
   private final Set<String> varNames = new HashSet<>();
   private int nextId;
 
-  private record Key(String kind, Object payload, ScalarType type, List<Integer> operands) {}
+  /**
+   * The identity of a node: its kind, payload, type and operand nodes. Operands compare by
+   * identity (Expr keeps Object's equals), so nodes from another factory, such as the variables a
+   * rewrite keeps, can never be confused with this factory's.
+   */
+  private record Key(String kind, Object payload, ScalarType type, List<Expr> operands) {}
 
-  private static List<Integer> ids(Expr... operands) {
-    List<Integer> out = new ArrayList<>(operands.length);
-    for (Expr e : operands) {
-      out.add(e.id());
-    }
-    return out;
+  private static List<Expr> ids(Expr... operands) {
+    return List.of(operands);
   }
 
   @SuppressWarnings("unchecked")
