@@ -5,6 +5,7 @@ enum FuzzType {
   FLOAT("float", float.class, float[].class),
   DOUBLE("double", double.class, double[].class),
   INT("int", int.class, int[].class),
+  LONG("long", long.class, long[].class),
   BOOLEAN("boolean", boolean.class, boolean[].class);
 
   private final String javaName;
@@ -37,12 +38,17 @@ enum FuzzType {
     return this != BOOLEAN;
   }
 
+  boolean isIntegral() {
+    return this == INT || this == LONG;
+  }
+
   /** The zero of this type as a Java literal. */
   String zero() {
     switch (this) {
       case FLOAT: return "0f";
       case DOUBLE: return "0.0";
       case INT: return "0";
+      case LONG: return "0L";
       default: return "false";
     }
   }
@@ -53,6 +59,7 @@ enum FuzzType {
       case FLOAT: return value == (int) value ? (int) value + "f" : (float) value + "f";
       case DOUBLE: return value == (int) value ? (int) value + ".0" : Double.toString(value);
       case INT: return Integer.toString((int) value);
+      case LONG: return (long) value + "L";
       default: return value != 0 ? "true" : "false";
     }
   }

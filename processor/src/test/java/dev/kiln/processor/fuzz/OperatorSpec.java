@@ -12,18 +12,21 @@ sealed interface OperatorSpec permits OperatorSpec.Elementwise, OperatorSpec.Gri
       implements OperatorSpec {
     /** Whether Kiln generates map launchers for it (every type float, double or int). */
     boolean mappable() {
-      return !paramTypes.isEmpty()
-          && result != FuzzType.BOOLEAN
-          && paramTypes.stream().allMatch(t -> t != FuzzType.BOOLEAN);
+      return !paramTypes.isEmpty() && mappable(result) && paramTypes.stream().allMatch(Elementwise::mappable);
+    }
+
+    private static boolean mappable(FuzzType t) {
+      return t == FuzzType.FLOAT || t == FuzzType.DOUBLE || t == FuzzType.INT;
     }
   }
 
   /**
-   * A grid operator, the sizes to run it with, and the name of its plain "twin" (the same loops
-   * with every float {@code +=} reduction term replaced by its absolute value, which bounds the
-   * rounding error of a reordered sum), or null when it has no float sum.
+   * A grid operator, the sizes to run it with and a bound on the worker-steps each size set runs
+   * (the most terms one reduced element can have), and the name of its plain "twin" (the same
+   * loops with every float {@code +=} reduction term replaced by its absolute value, which bounds
+   * the rounding error of a reordered sum), or null when it has no float sum.
    */
-  record Grid(String name, List<Param> params, List<Map<String, Integer>> sizes, String absTwin)
+  record Grid(String name, List<Param> params, List<Map<String, Integer>> sizes, List<Long> work, String absTwin)
       implements OperatorSpec {}
 
   /** A parameter of a grid operator. */
