@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  * source is in its PTX, and the PTX assembles with ptxas for sm_80 (Ampere) and sm_90 (Hopper).
  * Without nvcc on the machine the tests are skipped, saying so.
  */
-class CudaSourcesTest {
+public class CudaSourcesTest {
   private static final String[] ARCHES = {"sm_80", "sm_90"};
   private static final Pattern KERNEL = Pattern.compile("extern \"C\" __global__ void (\\w+)\\(");
 
@@ -71,7 +71,7 @@ class CudaSourcesTest {
   }
 
   /** A CUDA tool from CUDA_HOME, PATH or /usr/local/cuda, or null. */
-  static Path tool(String name) {
+  public static Path tool(String name) {
     List<Path> candidates = new ArrayList<>();
     String home = System.getenv("CUDA_HOME");
     if (home != null) {

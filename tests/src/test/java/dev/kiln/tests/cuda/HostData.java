@@ -82,10 +82,11 @@ final class HostData {
     return d;
   }
 
-  static Object download(DeviceArray d, Object like) {
-    if (d instanceof DeviceFloatArray f) return f.download();
-    if (d instanceof DeviceDoubleArray f) return f.download();
-    return ((DeviceIntArray) d).download();
+  /** Downloads {@code d} into the host array {@code into}. */
+  static void copyBack(DeviceArray d, Object into) {
+    if (d instanceof DeviceFloatArray f) f.download((float[]) into);
+    else if (d instanceof DeviceDoubleArray f) f.download((double[]) into);
+    else ((DeviceIntArray) d).download((int[]) into);
   }
 
   /** Floats within 2e-4 relative (1e-9 for doubles) of the reference, NaN where it is NaN; ints exact. */

@@ -1,0 +1,35 @@
+package dev.kiln.tests.cuda;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The {@code extern "C" __global__} kernels of a generated .cu, with their parameter types. */
+final class KernelSignatures {
+  /** One parameter: its C base type and whether it is a pointer. */
+  record Param(String type, boolean pointer) {}
+
+  private static final Pattern KERNEL = Pattern.compile("extern \"C\" __global__ void (\\w+)\\(([^)]*)\\)");
+
+  private KernelSignatures() {}
+
+  static Map<String, List<Param>> of(String cu) {
+    Map<String, List<Param>> kernels = new LinkedHashMap<>();
+    Matcher m = KERNEL.matcher(cu);
+    while (m.find()) {
+      List<Param> params = new ArrayList<>();
+      for (String p : m.group(2).split(",")) {
+        String decl = p.trim();
+        boolean pointer = decl.contains("*");
+        String type = decl.substring(0, decl.lastIndexOf(' '))
+            .replace("const", "").replace("__restrict__", "").replace("*", "").trim().replaceAll("\\s+", " ");
+        params.add(new Param(type, pointer));
+      }
+      kernels.put(m.group(1), params);
+    }
+    return kernels;
+  }
+}

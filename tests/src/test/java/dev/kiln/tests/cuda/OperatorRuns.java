@@ -1,0 +1,128 @@
+package dev.kiln.tests.cuda;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Shape;
+import dev.kiln.tests.ops.Activations;
+import dev.kiln.tests.ops.Layout;
+import dev.kiln.tests.ops.Linear;
+import dev.kiln.tests.ops.Lstm;
+import dev.kiln.tests.ops.Normalization;
+import dev.kiln.tests.ops.Reductions;
+import dev.kiln.tests.ops.Stencils;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+
+/**
+ * Every operator of the test suite run through a {@link Backend} and compared with its plain-Java
+ * source on the same inputs. Generic: inputs come from each parameter's annotations (sizes from
+ * {@code @Dim}, lengths from {@code @Shape}).
+ */
+final class OperatorRuns {
+  static final List<Class<?>> OPERATOR_CLASSES = List.of(
+      Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class);
+  private static final int[] SIZES = {37, 130};
+
+  private OperatorRuns() {}
+
+  /** One dynamic test per operator and size. */
+  static Stream<DynamicTest> all(Backend backend) {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Class<?> owner : OPERATOR_CLASSES) {
+      for (Method op : owner.getDeclaredMethods()) {
+        if (!op.isAnnotationPresent(Operator.class) || !Modifier.isStatic(op.getModifiers())) {
+          continue;
+        }
+        if (op.getReturnType() != void.class && !mappable(op)) {
+          continue; // boolean or long elementwise operators have no map launcher, on any device
+        }
+        for (int size : SIZES) {
+          tests.add(DynamicTest.dynamicTest(owner.getSimpleName() + "." + op.getName() + " size " + size, () -> {
+            if (op.getReturnType() == void.class) {
+              grid(backend, op, size);
+            } else {
+              map(backend, op, size);
+            }
+          }));
+        }
+      }
+    }
+    return tests.stream();
+  }
+
+  static boolean mappable(Method op) {
+    return Stream.of(op.getParameterTypes()).allMatch(OperatorRuns::arrayable) && arrayable(op.getReturnType());
+  }
+
+  private static boolean arrayable(Class<?> t) {
+    return t == float.class || t == double.class || t == int.class;
+  }
+
+  private static void grid(Backend backend, Method op, int size) throws Exception {
+    SplittableRandom random = new SplittableRandom(size * 31L + op.getName().hashCode());
+    Parameter[] params = op.getParameters();
+    Map<String, Integer> dims = new HashMap<>();
+    int dimCount = (int) Stream.of(params).filter(p -> p.isAnnotationPresent(Dim.class)).count();
+    int dimSize = dimCount >= 3 ? Math.max(3, size / 10) : size;
+    for (Parameter p : params) {
+      if (p.isAnnotationPresent(Dim.class)) {
+        dims.put(p.getName(), dimSize + dims.size());
+      }
+    }
+    int smallest = Integer.MAX_VALUE;
+    for (Parameter p : params) {
+      if (p.getType().isArray()) {
+        smallest = Math.min(smallest, ShapeEval.length(p.getAnnotation(Shape.class).value(), dims));
+      }
+    }
+    Object[] host = new Object[params.length];
+    for (int i = 0; i < params.length; i++) {
+      host[i] = HostData.make(params[i], dims, smallest, random);
+    }
+    Object[] expected = HostData.copy(host);
+    op.invoke(null, expected);
+    backend.grid(op, host);
+    for (int i = 0; i < params.length; i++) {
+      if (params[i].isAnnotationPresent(Out.class)) {
+        HostData.assertClose(op.getName() + "." + params[i].getName(), expected[i], host[i]);
+      }
+    }
+  }
+
+  private static void map(Backend backend, Method op, int size) throws Exception {
+    SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
+    int n = size * 100 + 3;
+    Parameter[] params = op.getParameters();
+    Object[] inputs = new Object[params.length];
+    for (int i = 0; i < params.length; i++) {
+      inputs[i] = HostData.array(params[i].getType(), i == 0 ? n : (random.nextBoolean() ? n : 1), n, random);
+      if (inputs[i] instanceof int[] ints) {
+        for (int e = 0; e < ints.length; e++) {
+          ints[e] = ints[e] == 0 ? 1 : ints[e]; // any int may be a divisor in an elementwise operator
+        }
+      }
+    }
+    Object expected = Array.newInstance(op.getReturnType(), n);
+    Object[] scalar = new Object[params.length];
+    for (int e = 0; e < n; e++) {
+      for (int i = 0; i < params.length; i++) {
+        int len = Array.getLength(inputs[i]);
+        scalar[i] = Array.get(inputs[i], len == 1 ? 0 : e);
+      }
+      Array.set(expected, e, op.invoke(null, scalar));
+    }
+    Object out = Array.newInstance(op.getReturnType(), n);
+    backend.map(op, inputs, out);
+    HostData.assertClose(op.getName(), expected, out);
+  }
+}
