@@ -39,5 +39,15 @@ public interface Syntax {
   CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b);
 
   /** The statement {@code target[index] = target[index] (op) value}. */
-  CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value);
+  default CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
+    switch (op) {
+      case SUM:
+        return CodeBlock.builder().addStatement("$N[$L] += $L", target, index, value).build();
+      case PRODUCT:
+        return CodeBlock.builder().addStatement("$N[$L] *= $L", target, index, value).build();
+      default:
+        CodeBlock element = CodeBlock.of("$N[$L]", target, index);
+        return CodeBlock.builder().addStatement("$L = $L", element, combine(op, type, element, value)).build();
+    }
+  }
 }

@@ -63,19 +63,4 @@ final class JavaSyntax implements Syntax {
       default: return CodeBlock.of("$T.$L($L, $L)", Math.class, op == ReduceKind.MAX ? "max" : "min", a, b);
     }
   }
-
-  @Override
-  public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
-    switch (op) {
-      case SUM:
-        return CodeBlock.builder().addStatement("$N[$L] += $L", target, index, value).build();
-      case PRODUCT:
-        return CodeBlock.builder().addStatement("$N[$L] *= $L", target, index, value).build();
-      default:
-        return CodeBlock.builder()
-            .addStatement("$N[$L] = $T.$L($N[$L], $L)", target, index, Math.class,
-                op == ReduceKind.MAX ? "max" : "min", target, index, value)
-            .build();
-    }
-  }
 }

@@ -134,18 +134,4 @@ final class CudaSyntax implements Syntax {
     };
     return "kiln::" + name + "<" + typeName(type) + ">()";
   }
-
-  @Override
-  public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
-    switch (op) {
-      case SUM:
-        return CodeBlock.builder().addStatement("$N[$L] += $L", target, index, value).build();
-      case PRODUCT:
-        return CodeBlock.builder().addStatement("$N[$L] *= $L", target, index, value).build();
-      default:
-        return CodeBlock.builder()
-            .addStatement("$N[$L] = kiln::$L($N[$L], $L)", target, index, op == ReduceKind.MAX ? "max" : "min", target, index, value)
-            .build();
-    }
-  }
 }
