@@ -97,7 +97,13 @@ public final class Main {
     out.println("the copy row shows it at lstmCell's byte count. affine is bound by arithmetic (GFLOP/s),");
     out.println("not bandwidth, and small sizes run from cache, not memory.");
     if (device == Device.CUDA) {
-      cuda(failures);
+      try {
+        cuda(failures);
+      } catch (KilnException e) {
+        out.println();
+        out.println("CUDA: failed: " + e.getMessage());
+        failures.append("  LSTM forward on CUDA: ").append(e.getMessage()).append('\n');
+      }
     } else {
       out.println();
       String why = System.getProperty(Kiln.DEVICE_PROPERTY) != null ? "-D" + Kiln.DEVICE_PROPERTY + "=cpu" : CudaRuntime.unavailableReason();
