@@ -52,4 +52,14 @@ public final class RaceFree {
         for (@Parallel int c = 0; c < C; c++)
           y[(c * A + a) * B + b] = x[(a * B + b) * C + c];
   }
+
+  /** One worker per row writing its two halves with two loops over the same range. */
+  @Operator
+  public static void concatByLoops(@Dim int B, @Dim int H, @Shape("B, H") float[] a, @Shape("B, H") float[] b,
+                                   @Out @Shape("B, 2*H") float[] y) {
+    for (@Parallel int r = 0; r < B; r++) {
+      for (int k = 0; k < H; k++) y[r * 2 * H + k] = a[r * H + k];
+      for (int k = 0; k < H; k++) y[r * 2 * H + H + k] = b[r * H + k];
+    }
+  }
 }

@@ -101,11 +101,40 @@ public final class RaceCheck {
         : "its index " + index + " may give two workers the same element";
   }
 
+  /**
+   * {@code ib} with each of its loop variables that {@code ia} lacks renamed to one of {@code ia}'s
+   * loop variables over the same range with the same coefficient: two loops of one worker that
+   * walk the same range (a concat written by two loops) then compare as one. Sound because the
+   * pair check lets the shared variable take any value of the range for either store.
+   */
+  private static Affine alignLoopVariables(Affine ia, Map<String, Poly[]> ra, Affine ib, Map<String, Poly[]> rb) {
+    Affine out = Affine.constant(ib.constantPart());
+    java.util.Set<String> taken = new HashSet<>(ib.coefficients().keySet());
+    for (Map.Entry<String, Poly> t : ib.coefficients().entrySet()) {
+      String name = t.getKey();
+      if (!ia.coefficients().containsKey(name) && rb.containsKey(name)) {
+        for (Map.Entry<String, Poly> candidate : ia.coefficients().entrySet()) {
+          Poly[] r1 = ra.get(candidate.getKey());
+          Poly[] r2 = rb.get(name);
+          if (!taken.contains(candidate.getKey()) && r1 != null && r1[0].equals(r2[0]) && r1[1].equals(r2[1])
+              && candidate.getValue().equals(t.getValue())) {
+            name = candidate.getKey();
+            taken.add(name);
+            break;
+          }
+        }
+      }
+      out = out.add(Affine.variable(name).scale(t.getValue()));
+    }
+    return out;
+  }
+
   /** Why two stores to one array may hit one element from different workers, or null. */
   private static String pair(Site a, Site b, Set<String> grid, Set<String> dims) {
     Affine ia = AffineAnalysis.affine(a.store().index());
     Affine ib = AffineAnalysis.affine(b.store().index());
     String overlap = "the stores at " + ia + " and at " + ib + " may overlap between workers";
+    ib = alignLoopVariables(ia, a.ranges(), ib, b.ranges());
     if (!ia.coefficients().equals(ib.coefficients())) {
       return overlap;
     }
