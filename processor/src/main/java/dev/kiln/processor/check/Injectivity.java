@@ -23,11 +23,11 @@ public final class Injectivity {
     if (terms.size() > MAX_TERMS) {
       return false;
     }
-    return search(new ArrayList<>(terms), new ArrayList<>(), Poly.ZERO, false, dims);
+    return search(new ArrayList<>(terms), Poly.ZERO, false, dims);
   }
 
   /** Tries every order bottom-up, pruning as soon as a term cannot sit where it is tried. */
-  private static boolean search(List<Term> left, List<Term> placed, Poly spanBelow, boolean constrained, Set<String> dims) {
+  private static boolean search(List<Term> left, Poly spanBelow, boolean constrained, Set<String> dims) {
     if (left.isEmpty()) {
       return true;
     }
@@ -39,11 +39,9 @@ public final class Injectivity {
       }
       List<Term> rest = new ArrayList<>(left);
       rest.remove(i);
-      placed.add(t);
-      if (search(rest, placed, spanBelow.add(t.span()), mustDominate, dims)) {
+      if (search(rest, spanBelow.add(t.span()), mustDominate, dims)) {
         return true;
       }
-      placed.remove(placed.size() - 1);
     }
     return false;
   }

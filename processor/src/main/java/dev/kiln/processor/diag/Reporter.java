@@ -26,14 +26,6 @@ public final class Reporter {
     report(Diagnostic.Kind.ERROR, tree, unit, message, args);
   }
 
-  public void warning(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    report(Diagnostic.Kind.WARNING, tree, unit, message, args);
-  }
-
-  public void note(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    report(Diagnostic.Kind.NOTE, tree, unit, message, args);
-  }
-
   public void error(Element element, Message message, Object... args) {
     errors++;
     messager.printMessage(Diagnostic.Kind.ERROR, message.format(args), element);

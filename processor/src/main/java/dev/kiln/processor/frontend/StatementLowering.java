@@ -387,10 +387,6 @@ final class StatementLowering {
     Expr taken = state.f.binary(BinaryOp.LAND, state.path, state.f.unary(UnaryOp.NOT, done), state.scope);
     result = state.f.select(taken, value, result);
     done = state.f.binary(BinaryOp.LOR, done, state.path, state.scope);
-    if (done instanceof Expr.Const) {
-      // an unconditional return: later statements are unreachable (javac reports them)
-      return;
-    }
   }
 
   private void forLoop(ForLoopTree t) {

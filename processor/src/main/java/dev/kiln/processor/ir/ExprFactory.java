@@ -25,7 +25,7 @@ public final class ExprFactory {
    */
   private record Key(String kind, Object payload, ScalarType type, List<Expr> operands) {}
 
-  private static List<Expr> ids(Expr... operands) {
+  private static List<Expr> operands(Expr... operands) {
     return List.of(operands);
   }
 
@@ -153,7 +153,7 @@ public final class ExprFactory {
       return constant(array.elementType(), 0);
     }
     return intern(
-        new Key("load", List.of(array, scope), array.elementType(), ids(index, guard)),
+        new Key("load", List.of(array, scope), array.elementType(), operands(index, guard)),
         id -> new Expr.Load(id, array, index, guard, scope));
   }
 
@@ -177,7 +177,7 @@ public final class ExprFactory {
     if (x instanceof Expr.Unary u && u.op() == op && op != UnaryOp.NEG) {
       return u.operand(); // !!x == x, ~~x == x (not -(-x): exact too, but keep NEG visible)
     }
-    return intern(new Key("unary", op, x.type(), ids(x)), id -> new Expr.Unary(id, op, x));
+    return intern(new Key("unary", op, x.type(), operands(x)), id -> new Expr.Unary(id, op, x));
   }
 
   /**
@@ -198,7 +198,7 @@ public final class ExprFactory {
     boolean traps = a.type().isIntegral() && (op == BinaryOp.DIV || op == BinaryOp.REM);
     int s = traps ? scope : -1;
     return intern(
-        new Key("binary", List.of(op, s), type, ids(a, b)),
+        new Key("binary", List.of(op, s), type, operands(a, b)),
         id -> new Expr.Binary(id, op, a, b, type, s));
   }
 
@@ -272,7 +272,7 @@ public final class ExprFactory {
       return select(cond, ifTrue, s.ifFalse());
     }
     return intern(
-        new Key("select", null, ifTrue.type(), ids(cond, ifTrue, ifFalse)),
+        new Key("select", null, ifTrue.type(), operands(cond, ifTrue, ifFalse)),
         id -> new Expr.Select(id, cond, ifTrue, ifFalse));
   }
 
@@ -294,12 +294,12 @@ public final class ExprFactory {
       }
       return integral(type, c.integralValue());
     }
-    return intern(new Key("cast", null, type, ids(x)), id -> new Expr.Cast(id, type, x));
+    return intern(new Key("cast", null, type, operands(x)), id -> new Expr.Cast(id, type, x));
   }
 
   public Expr call(MathFn fn, ScalarType type, List<Expr> args) {
     return intern(
-        new Key("call", fn, type, ids(args.toArray(new Expr[0]))),
+        new Key("call", fn, type, operands(args.toArray(new Expr[0]))),
         id -> new Expr.Call(id, fn, type, args));
   }
 }

@@ -19,7 +19,7 @@ import javax.lang.model.element.Modifier;
  * operators of at most {@value #MAX_MIXED_PARAMS} parameters there are overloads that take any
  * of the inputs as a plain scalar.
  */
-final class ElementwiseWriter {
+public final class ElementwiseWriter {
   static final int MAX_MIXED_PARAMS = 3;
 
   private ElementwiseWriter() {}
@@ -44,7 +44,7 @@ final class ElementwiseWriter {
   }
 
   /** Whether map launchers exist for {@code op}: every parameter and the result is float, double or int. */
-  static boolean mappable(OperatorIr op) {
+  public static boolean mappable(OperatorIr op) {
     if (!arrayType(op.resultType())) {
       return false;
     }

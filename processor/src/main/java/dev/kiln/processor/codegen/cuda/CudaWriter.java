@@ -3,6 +3,7 @@ package dev.kiln.processor.codegen.cuda;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.cpu.ElementwiseWriter;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
@@ -50,7 +51,7 @@ public final class CudaWriter {
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
         cu.add("\n").add(deviceFunctionOf(ownerSimpleName, op));
-        if (mappable(op)) {
+        if (ElementwiseWriter.mappable(op)) {
           cu.add("\n").add(mapKernelOf(ownerSimpleName, op));
           kernels.put(op.name(), new KernelInfo(mapKernel(op.name()), KernelInfo.Launch.MAP, List.of()));
         }
@@ -72,11 +73,6 @@ public final class CudaWriter {
       cu.add("\n// $L: not compiled for CUDA: $L\n", s.operator(), s.reason());
     }
     return new Result(cu.build().toString(), kernels, skipped);
-  }
-
-  private static boolean mappable(OperatorIr op) {
-    return op.params().stream().allMatch(p -> p instanceof Param.Scalar s && s.type() != dev.kiln.processor.ir.ScalarType.BOOL)
-        && op.resultType() != dev.kiln.processor.ir.ScalarType.BOOL;
   }
 
   private static boolean hasReductions(List<Stmt> body) {
