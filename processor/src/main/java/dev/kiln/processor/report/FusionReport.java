@@ -1,0 +1,83 @@
+package dev.kiln.processor.report;
+
+import java.util.List;
+
+/**
+ * What the merger decided for the composite operators of one annotated class: the resource
+ * {@code META-INF/kiln/<package>/<Class>.fusion.json} and the pictures beside it are written from
+ * this model.
+ *
+ * @param owner the annotated class's qualified name
+ */
+public record FusionReport(String owner, List<Composite> operators) {
+  public FusionReport {
+    operators = List.copyOf(operators);
+  }
+
+  /**
+   * One composite operator.
+   *
+   * @param calls the operator calls of its body, in source order: the nodes of the DAG before fusion
+   * @param tensors every array of the composite: parameters and temporaries
+   * @param kernels the kernels after fusion, in launch order
+   * @param edges one per (producer call, consumer call, tensor), in source order of the consumer
+   */
+  public record Composite(String name, List<CallNode> calls, List<Tensor> tensors, List<Kernel> kernels, List<Edge> edges) {
+    public Composite {
+      calls = List.copyOf(calls);
+      tensors = List.copyOf(tensors);
+      kernels = List.copyOf(kernels);
+      edges = List.copyOf(edges);
+    }
+  }
+
+  /**
+   * One call in a composite's body.
+   *
+   * @param id unique in the composite, e.g. {@code "add#2"} (callee name, then its position)
+   * @param operator the callee's qualified name, {@code "dev.kiln.lib.Elementwise.add"}
+   * @param line the call's source line (0 when unknown)
+   * @param reads tensor names the call reads, in parameter order
+   * @param writes tensor names the call writes or accumulates into, in parameter order
+   */
+  public record CallNode(String id, String operator, long line, List<String> reads, List<String> writes) {
+    public CallNode {
+      reads = List.copyOf(reads);
+      writes = List.copyOf(writes);
+    }
+  }
+
+  /**
+   * An array of the composite.
+   *
+   * @param kind {@code "in"}, {@code "out"} (parameters) or {@code "temp"} (made with new)
+   * @param shape its extents as text, e.g. {@code "[B, 4*H]"}
+   * @param allocated for a temporary: whether the fused composite still allocates it
+   */
+  public record Tensor(String name, String kind, String shape, boolean allocated) {}
+
+  /**
+   * A kernel after fusion.
+   *
+   * @param name the generated kernel's name (a method of {@code <Class>Kernels} and a CUDA kernel)
+   * @param fusedOps the ids of the calls whose work it does, in source order
+   * @param grid its worker grid as text, e.g. {@code "[b < B, h < H]"}
+   * @param reads tensors it reads from memory; {@code writes}: tensors it stores
+   */
+  public record Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes) {
+    public Kernel {
+      fusedOps = List.copyOf(fusedOps);
+      reads = List.copyOf(reads);
+      writes = List.copyOf(writes);
+    }
+  }
+
+  /**
+   * A producer-consumer edge: {@code to} reads {@code tensor}, which {@code from} wrote.
+   *
+   * @param fused whether the consumer's kernel gets the value without reading the tensor from memory
+   *     (recomputed inline or passed inside one kernel)
+   * @param reason why, in words a user can act on
+   */
+  public record Edge(String from, String to, String tensor, boolean fused, String reason) {}
+}
