@@ -13,7 +13,14 @@ import dev.kiln.processor.frontend.Annotations;
 import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.ir.IrPrinter;
+import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.fusion.FusionPrinter;
+import dev.kiln.processor.fusion.Merger;
+import dev.kiln.processor.fusion.ReportBuilder;
 import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.report.FusionReport;
+import dev.kiln.processor.report.ReportHtml;
+import dev.kiln.processor.report.ReportJson;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
@@ -110,10 +117,28 @@ final class OperatorProcessingStep {
     String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
     String resourceBase = (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + base;
     try {
-      CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, operators);
-      JavaFile file = KernelsWriter.write(owner, pkg, operators, cuda.kernels(), resourceBase);
+      List<OperatorIr> compiled = new ArrayList<>();
+      List<FusionPlan> plans = new ArrayList<>();
+      java.util.Set<String> names = new java.util.HashSet<>();
+      operators.forEach(op -> names.add(op.name()));
+      for (OperatorIr op : operators) {
+        if (op.kind() == OperatorKind.COMPOSITE) {
+          FusionPlan plan = Merger.plan(frontEnd.composite(op), k -> kernelName(op.name(), k, names));
+          plans.add(plan);
+          plan.kernels().forEach(k -> compiled.add(k.ir()));
+        } else {
+          compiled.add(op);
+        }
+      }
+      CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
+      JavaFile file = KernelsWriter.write(owner, pkg, compiled, plans, cuda.kernels(), resourceBase);
       file.writeTo(filer);
-      writeIr(owner, pkg, operators);
+      writeIr(owner, pkg, operators, plans);
+      if (!plans.isEmpty()) {
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), plans);
+        write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
+        write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
+      }
       writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -121,6 +146,15 @@ final class OperatorProcessingStep {
     } catch (IOException | RuntimeException e) {
       reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + trace(e));
     }
+  }
+
+  /** {@code <composite>_k<n>}, made unique among the class's operator names. */
+  private static String kernelName(String composite, int k, java.util.Set<String> names) {
+    String name = composite + "_k" + k;
+    while (!names.add(name)) {
+      name = name + "_";
+    }
+    return name;
   }
 
   /** An exception and the top of its stack, for an internal-error report. */
@@ -194,15 +228,21 @@ final class OperatorProcessingStep {
     }
   }
 
-  private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators) throws IOException {
+  private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans) throws IOException {
     String path = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/")
         + KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "") + ".ir.txt";
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
     try (Writer w = file.openWriter()) {
       w.write("# Kiln IR of " + owner.getQualifiedName() + ", written by the Kiln processor.\n");
       for (OperatorIr op : operators) {
+        if (op.kind() != OperatorKind.COMPOSITE) {
+          w.write('\n');
+          w.write(IrPrinter.print(op));
+        }
+      }
+      for (FusionPlan plan : plans) {
         w.write('\n');
-        w.write(IrPrinter.print(op));
+        w.write(FusionPrinter.print(plan));
       }
     }
   }

@@ -16,6 +16,18 @@ public final class Checks {
     }
   }
 
+  /**
+   * A size a composite operator computes from its {@code @Dim}s (a grid extent, a temporary's
+   * length), which must fit in an {@code int}.
+   */
+  public static int size(String operator, String what, long value) {
+    if (value < 0 || value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          operator + ": " + what + " is " + value + ", outside 0.." + Integer.MAX_VALUE);
+    }
+    return (int) value;
+  }
+
   /** An array argument must not be null. */
   public static void notNull(String operator, String argument, Object array) {
     if (array == null) {

@@ -86,8 +86,9 @@ public enum Message {
           + " constants are allowed, after them nothing"),
   GRID_OPERATOR_CALL(
       "KILN027",
-      "call to grid operator '%s' inside an operator: composite operators (calls of grid"
-          + " operators) are not supported yet; only elementwise operators are inlined"),
+      "call to grid operator '%s' inside a worker or a grid operator; grid operators are called"
+          + " from composite operators, whose body (without @Parallel loops) holds only"
+          + " temporaries, int sizes and operator calls"),
   ARGUMENT_MISMATCH("KILN028", "call to '%s': %s"),
   GRADIENT_NOT_YET(
       "KILN029",
@@ -115,6 +116,27 @@ public enum Message {
       "KILN036",
       "local '%s' is declared before the @Parallel loops and assigned inside them, so every worker"
           + " would share it; declare it inside the loops"),
+  COMPOSITE_STATEMENT(
+      "KILN037",
+      "%s is not allowed in a composite operator; its body holds temporaries (float[] t = new"
+          + " float[n]), int sizes (int n = B * H) and calls of grid operators, in order"),
+  COMPOSITE_ARGUMENT("KILN038", "argument '%s' of the call to '%s' (parameter '%s'): %s"),
+  COMPOSITE_SHAPE(
+      "KILN039",
+      "argument '%s' of the call to '%s' has %s elements, but parameter '%s' has @Shape(\"%s\")"
+          + " = %s elements in this call"),
+  COMPOSITE_WRITES_INPUT(
+      "KILN040",
+      "the call to '%s' writes '%s', an input of '%s'; only @Out parameters and temporaries may be"
+          + " written"),
+  COMPOSITE_ALIAS(
+      "KILN041",
+      "'%s' is passed to '%s' as both '%s' and '%s'; an operator may not read and write one array,"
+          + " or write it twice"),
+  COMPOSITE_REWRITE(
+      "KILN042",
+      "the call to '%s' writes '%s' after '%s' read it; in a composite every array is written"
+          + " before it is read (write the new values to a new temporary)"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

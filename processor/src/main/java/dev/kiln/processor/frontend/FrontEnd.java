@@ -10,6 +10,7 @@ import dev.kiln.processor.diag.KilnDiagnostic;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
@@ -31,7 +32,7 @@ import javax.lang.model.util.Elements;
  * {@link OperatorIr}. Elementwise operators that other operators call are lowered on demand (and
  * once); a call cycle is reported as recursion.
  */
-public final class FrontEnd implements Inliner {
+public final class FrontEnd implements Inliner, CompositeLowering.Callees {
   /** Thrown when a called operator failed to lower; its own errors are already reported. */
   private static final class CalleeFailed extends RuntimeException {
     CalleeFailed() {
@@ -46,6 +47,7 @@ public final class FrontEnd implements Inliner {
   private final Map<ExecutableElement, OperatorIr> done = new HashMap<>();
   private final Map<ExecutableElement, Boolean> failed = new HashMap<>();
   private final Deque<ExecutableElement> inProgress = new ArrayDeque<>();
+  private final Map<OperatorIr, CompositeIr> composites = new java.util.IdentityHashMap<>();
 
   public FrontEnd(Trees trees, Elements elements, Reporter reporter) {
     this.trees = trees;
@@ -109,6 +111,14 @@ public final class FrontEnd implements Inliner {
       return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.ELEMENTWISE,
           signature.params(), signature.resultType(), lowering.result(), List.of(), List.of(), state.exprNames);
     }
+    if (CompositeLowering.isComposite(body.getStatements(), state.names)) {
+      CompositeIr composite = new CompositeLowering(reporter, op, signature, state.names, this, trees).lower(body.getStatements());
+      if (composite == null) {
+        return null;
+      }
+      composites.put(composite.signature(), composite);
+      return composite.signature();
+    }
     GridStructure structure = GridStructure.of(body, signature);
     StatementLowering lowering = new StatementLowering(state, reporter, op, false);
     for (VariableTree v : structure.prologue()) {
@@ -129,6 +139,30 @@ public final class FrontEnd implements Inliner {
     lowering.statement(structure.worker());
     return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
         signature.params(), null, null, grid, state.out, state.exprNames);
+  }
+
+  /** The composite body of an operator of kind COMPOSITE that this front end lowered. */
+  @Override
+  public CompositeIr composite(OperatorIr op) {
+    return composites.get(op);
+  }
+
+  @Override
+  public OperatorIr operator(ExecutableElement operator, Tree callSite) {
+    if (inProgress.contains(operator)) {
+      String through = inProgress.peek().getSimpleName().toString();
+      throw new KilnDiagnostic(callSite, Message.RECURSION, operator.getSimpleName(), through);
+    }
+    OperatorSource source = source(operator);
+    if (source == null) {
+      throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
+          operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName());
+    }
+    OperatorIr ir = lower(source);
+    if (ir == null) {
+      throw new CalleeFailed();
+    }
+    return ir;
   }
 
   @Override

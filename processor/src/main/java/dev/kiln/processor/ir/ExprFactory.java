@@ -242,6 +242,7 @@ public final class ExprFactory {
     if (op == BinaryOp.ADD && isZero(ca)) return b;
     if (op == BinaryOp.SUB && isZero(cb)) return a;
     if (op == BinaryOp.MUL && isOne(cb)) return a;
+    if (op == BinaryOp.DIV && isOne(cb)) return a;
     if (op == BinaryOp.MUL && isOne(ca)) return b;
     if (op == BinaryOp.MUL && (isZero(ca) || isZero(cb))) return integral(type, 0);
     return null;

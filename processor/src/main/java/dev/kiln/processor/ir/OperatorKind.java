@@ -5,5 +5,7 @@ public enum OperatorKind {
   /** Scalar parameters, a scalar result. */
   ELEMENTWISE,
   /** {@code @Parallel} loops over {@code @Dim} sizes around one worker's code. */
-  GRID
+  GRID,
+  /** Straight-line calls of other operators; see {@link CompositeIr}. */
+  COMPOSITE
 }

@@ -93,6 +93,19 @@ public final class Poly {
     return of(out);
   }
 
+  /** This polynomial with each symbol in {@code values} replaced by its polynomial. */
+  public Poly substitute(Map<String, Poly> values) {
+    Poly out = ZERO;
+    for (Map.Entry<List<String>, Long> t : terms.entrySet()) {
+      Poly term = constant(t.getValue());
+      for (String s : t.getKey()) {
+        term = term.multiply(values.getOrDefault(s, symbol(s)));
+      }
+      out = out.add(term);
+    }
+    return out;
+  }
+
   /**
    * This polynomial divided exactly by {@code divisor}, or null when the division leaves a
    * remainder. Only divisors with a single monomial are handled; others divide only themselves.

@@ -7,7 +7,9 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.codegen.cuda.DeviceCompositeWriter;
 import dev.kiln.processor.codegen.cuda.DeviceLauncherWriter;
+import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.codegen.cuda.KernelInfo;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,7 @@ public final class KernelsWriter {
    * @param resourceBase {@code <package path>/<Class>}: where the class's .cu and .ptx lie under META-INF/kiln
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
-      Map<String, KernelInfo> cuda, String resourceBase) {
+      List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase) {
     ClassName ownerName = ClassName.get(owner);
     ClassName name = kernelsName(owner, packageName);
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
@@ -59,6 +61,13 @@ public final class KernelsWriter {
       KernelInfo kernel = cuda.get(op.name());
       if (kernel != null) {
         type.addMethod(DeviceLauncherWriter.write(op, kernel, ownerName, name, resourceBase));
+      }
+    }
+    for (FusionPlan plan : composites) {
+      type.addMethod(CompositeWriter.write(plan, ownerName));
+      type.addMethod(ArgumentChecks.dimsHelper(plan.composite().signature()));
+      if (plan.kernels().stream().allMatch(k -> cuda.containsKey(k.ir().name()))) {
+        type.addMethod(DeviceCompositeWriter.write(plan, ownerName));
       }
     }
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

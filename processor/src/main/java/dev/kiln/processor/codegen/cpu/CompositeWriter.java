@@ -1,0 +1,76 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the CPU launcher of a composite operator: its own argument checks, the temporaries that
+ * fusion did not elide (zero-filled, as {@code new} makes them), then the fused kernels in order.
+ */
+public final class CompositeWriter {
+  private CompositeWriter() {}
+
+  static MethodSpec write(FusionPlan plan, ClassName owner) {
+    OperatorIr sig = plan.composite().signature();
+    MethodSpec.Builder m = MethodSpec.methodBuilder(sig.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("Fused CPU form of the composite {@link $T#$L}: $L after fusion ($L calls before).\n",
+            owner, sig.name(), kernelsText(plan.kernels().size()), plan.composite().calls().size());
+    for (Param p : sig.params()) {
+      m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
+    }
+    m.addCode(ArgumentChecks.of(sig));
+    m.addCode(prologue(plan, false));
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      m.addStatement("$N($L)", k.ir().name(), arguments(k.ir()));
+    }
+    return m.build();
+  }
+
+  static String kernelsText(int n) {
+    return n == 1 ? "one kernel" : n + " kernels";
+  }
+
+  /** The derived sizes of every kernel and (on the CPU) the allocated temporaries. */
+  public static CodeBlock prologue(FusionPlan plan, boolean device) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    String op = plan.composite().name();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      for (FusionPlan.Derived d : k.derived()) {
+        code.addStatement("final int $N = $T.size($S, $S, $L)", d.param().name(), PolyCode.CHECKS, op,
+            "the extent " + d.value() + " of kernel " + k.ir().name(), PolyCode.of(d.value()));
+      }
+    }
+    if (!device) {
+      for (CompositeIr.Temp t : plan.allocated()) {
+        code.addStatement("final $T $N = new $T[$T.size($S, $S, $L)]", JavaTypes.arrayOf(t.elementType()), t.name(),
+            JavaTypes.of(t.elementType()), PolyCode.CHECKS, op, "the length " + t.length() + " of temporary '" + t.name() + "'",
+            PolyCode.of(t.length()));
+      }
+    }
+    return code.build();
+  }
+
+  /** Java for a size polynomial, as a saturated {@code long}. */
+  public static CodeBlock sizeCode(dev.kiln.processor.ir.Poly p) {
+    return PolyCode.of(p);
+  }
+
+  /** A kernel's arguments: its parameters are named after the composite's names. */
+  public static CodeBlock arguments(OperatorIr kernel) {
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : kernel.params()) {
+      args.add(CodeBlock.of("$N", p.name()));
+    }
+    return CodeBlock.join(args, ", ");
+  }
+}

@@ -1,0 +1,82 @@
+package dev.kiln.processor.codegen.cuda;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.cpu.ArgumentChecks;
+import dev.kiln.processor.codegen.cpu.CompositeWriter;
+import dev.kiln.processor.codegen.cpu.JavaTypes;
+import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the device overload of a composite: the fused kernels' device launchers in order on one
+ * stream. Temporaries that fusion kept are allocated on the device and zero-filled; when there are
+ * any, the launcher waits for the stream before freeing them, so it returns with the work done.
+ */
+public final class DeviceCompositeWriter {
+  private DeviceCompositeWriter() {}
+
+  public static MethodSpec write(FusionPlan plan, ClassName owner) {
+    OperatorIr sig = plan.composite().signature();
+    List<String> reserved = new ArrayList<>();
+    sig.params().forEach(p -> reserved.add(p.name()));
+    plan.allocated().forEach(t -> reserved.add(t.name()));
+    plan.kernels().forEach(k -> k.derived().forEach(d -> reserved.add(d.param().name())));
+    Names names = new Names(reserved);
+    String stream = names.fresh("stream");
+    MethodSpec.Builder m = MethodSpec.methodBuilder(sig.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("CUDA launch of the composite {@link $T#$L} on {@code $L}: $L after fusion.\n", owner, sig.name(), stream,
+            plan.kernels().size() == 1 ? "one kernel" : plan.kernels().size() + " kernels")
+        .addParameter(DeviceLauncherWriter.STREAM, stream);
+    for (Param p : sig.params()) {
+      m.addParameter(p instanceof Param.Array a ? DeviceLauncherWriter.deviceArray(a.elementType())
+          : JavaTypes.of(((Param.Scalar) p).type()), p.name());
+    }
+    m.addStatement("$T.notNull($S, $S, $N)", DeviceLauncherWriter.CHECKS, sig.name(), stream, stream);
+    m.addCode(ArgumentChecks.of(sig, true));
+    m.addCode(CompositeWriter.prologue(plan, true));
+    CodeBlock.Builder launches = CodeBlock.builder();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      launches.addStatement("$N($N, $L)", k.ir().name(), stream, CompositeWriter.arguments(k.ir()));
+    }
+    if (plan.allocated().isEmpty()) {
+      m.addCode(launches.build());
+      return m.build();
+    }
+    List<CodeBlock> resources = new ArrayList<>();
+    for (CompositeIr.Temp t : plan.allocated()) {
+      resources.add(CodeBlock.of("$T $N = $N.device().$L($T.size($S, $S, $L))", DeviceLauncherWriter.deviceArray(t.elementType()),
+          t.name(), stream, alloc(t.elementType()), DeviceLauncherWriter.CHECKS, sig.name(),
+          "the length of temporary '" + t.name() + "'", lengthCode(t)));
+    }
+    m.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "));
+    for (CompositeIr.Temp t : plan.allocated()) {
+      m.addStatement("$N.zero()", t.name());
+    }
+    m.addCode(launches.build());
+    m.addStatement("$N.synchronize()", stream);
+    m.endControlFlow();
+    return m.build();
+  }
+
+  private static CodeBlock lengthCode(CompositeIr.Temp t) {
+    return dev.kiln.processor.codegen.cpu.CompositeWriter.sizeCode(t.length());
+  }
+
+  private static String alloc(ScalarType t) {
+    switch (t) {
+      case FLOAT: return "allocFloats";
+      case DOUBLE: return "allocDoubles";
+      default: return "allocInts";
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntSupplier;
+
+/**
+ * Whether a call joins the kernel before it, and the call's statements rewritten into that
+ * kernel's worker when it does. See {@link Merger} for the rules; {@link #reason} says, per tensor
+ * the call reads from the kernel, why it was or was not passed inside one kernel.
+ */
+final class MergeAttempt {
+  private final boolean merged;
+  private final List<Stmt> body;
+  private final Map<Param.Array, String> reasons;
+  private final String general;
+
+  private MergeAttempt(boolean merged, List<Stmt> body, Map<Param.Array, String> reasons, String general) {
+    this.merged = merged;
+    this.body = body;
+    this.reasons = reasons;
+    this.general = general;
+  }
+
+  private static MergeAttempt no(String general) {
+    return new MergeAttempt(false, null, Map.of(), general);
+  }
+
+  boolean merged() {
+    return merged;
+  }
+
+  List<Stmt> body() {
+    return body;
+  }
+
+  String reason(Param.Array tensor) {
+    return reasons.get(tensor);
+  }
+
+  String general() {
+    return general;
+  }
+
+  static MergeAttempt of(Group g, CallInstance c, ExprFactory f, Map<String, Param.Scalar> dims, Set<String> dimNames, IntSupplier loopIds) {
+    String id = c.id();
+    if (g == null) {
+      return no("it is stored by its kernel and read back by a later one");
+    }
+    Set<Param.Array> reads = new LinkedHashSet<>();
+    Merger.collectLoads(c.body(), reads);
+    Set<Param.Array> fromG = new LinkedHashSet<>(reads);
+    fromG.retainAll(g.written);
+    if (g.reduces) {
+      Map<Param.Array, String> why = new HashMap<>();
+      for (Param.Array t : fromG) {
+        why.put(t, "'" + t.name() + "' is a @Reduce result: it is complete only after every worker of its kernel has added to it, so " + id + " starts a new kernel");
+      }
+      return new MergeAttempt(false, null, why, "the kernel before accumulates a @Reduce result and takes no more calls");
+    }
+    if (Group.accumulates(c.body())) {
+      return no(id + " accumulates a @Reduce result, which runs as a kernel of its own");
+    }
+    boolean equal = g.extents.equals(c.extents());
+    boolean extends_ = g.extents.size() < c.extents().size() && c.extents().subList(0, g.extents.size()).equals(g.extents);
+    if (!equal && !extends_) {
+      return no("the grids differ (" + c.extents() + " after " + g.extents + ") and neither extends the other");
+    }
+    if (!equal && fromG.isEmpty()) {
+      return no(id + " reads nothing the kernel before computes, and joining it would make its grid dimensions sequential loops");
+    }
+    Set<Param.Array> gReads = new LinkedHashSet<>();
+    Merger.collectLoads(g.body, gReads);
+    for (Param.Array w : written(c.body())) {
+      if (gReads.contains(w) || g.written.contains(w)) {
+        return no(id + " writes '" + w.name() + "', which the kernel before also uses");
+      }
+    }
+
+    Map<Expr.Var, Expr> vars = new HashMap<>();
+    List<Expr.Var> loops = new ArrayList<>();
+    List<Integer> loopIdsOf = new ArrayList<>();
+    for (int k = 0; k < c.grid().size(); k++) {
+      if (k < g.grid.size()) {
+        vars.put(c.grid().get(k), g.grid.get(k));
+      } else {
+        Expr.Var v = f.newVar(c.grid().get(k).name(), ScalarType.INT, Expr.VarKind.LOOP_INDEX);
+        vars.put(c.grid().get(k), v);
+        loops.add(v);
+        loopIdsOf.add(loopIds.getAsInt());
+      }
+    }
+    int top = loops.isEmpty() ? 0 : loopIdsOf.get(loopIdsOf.size() - 1);
+    Map<Param.Array, String> reasons = new LinkedHashMap<>();
+    List<Expr.Load> sameWorker = new ArrayList<>();
+    ExprMapper m = new ExprMapper(f, vars, f::scalar, a -> a, s -> s == 0 ? top : s, null, load -> {
+      if (!g.written.contains(load.array())) {
+        return load;
+      }
+      Stmt.Store st = g.topLevelStore(load.array(), load.index());
+      if (st != null) {
+        reasons.putIfAbsent(load.array(), "one kernel: the value stored at this worker is used directly"
+            + (extends_ ? " by the loops that " + id + "'s extra grid dimensions became" : ""));
+        return st.value();
+      }
+      sameWorker.add(load);
+      return load;
+    });
+    List<Stmt> body = m.map(c.body());
+    for (int k = loops.size() - 1; k >= 0; k--) {
+      int ck = g.grid.size() + k;
+      body = List.of(new Stmt.Loop(loopIdsOf.get(k), loops.get(k), f.integral(ScalarType.INT, 0),
+          PolyExpr.of(f, c.extents().get(ck), dims), 1, f.trueValue(), List.of(), body, null));
+    }
+    Ranges gRanges = new Ranges(g.grid, g.extents, g.body, dimNames);
+    Ranges cRanges = new Ranges(g.grid, g.extents, body, dimNames);
+    for (Expr.Load load : sameWorker) {
+      for (Expr w : storeIndices(g.body, load.array())) {
+        if (!sameWorker(w, load.index(), load.array().shape(), g.grid, gRanges, cRanges)) {
+          Map<Param.Array, String> why = new HashMap<>();
+          why.put(load.array(), id + " reads '" + load.array().name() + "' at elements that other workers of the kernel before may write, so it needs the whole array first");
+          return new MergeAttempt(false, null, why, "");
+        }
+      }
+      reasons.putIfAbsent(load.array(), "one kernel: each worker reads back only elements it wrote itself");
+    }
+    return new MergeAttempt(true, body, reasons, null);
+  }
+
+  private static Set<Param.Array> written(List<Stmt> body) {
+    Set<Param.Array> out = new LinkedHashSet<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        out.add(st.array());
+      } else if (s instanceof Stmt.Accumulate a) {
+        out.add(a.array());
+      } else {
+        out.addAll(written(((Stmt.Loop) s).body()));
+      }
+    }
+    return out;
+  }
+
+  private static List<Expr> storeIndices(List<Stmt> body, Param.Array a) {
+    List<Expr> out = new ArrayList<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st && st.array() == a) {
+        out.add(st.index());
+      } else if (s instanceof Stmt.Accumulate ac && ac.array() == a) {
+        out.add(ac.index());
+      } else if (s instanceof Stmt.Loop l) {
+        out.addAll(storeIndices(l.body(), a));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether every element a worker reads at {@code read} can only have been written, at {@code
+   * write}, by that same worker: the coordinates that hold grid variables in the write are one grid
+   * variable plus a constant each, and the read has the very same coordinates there.
+   */
+  static boolean sameWorker(Expr write, Expr read, Shape shape, List<Expr.Var> grid, Ranges wRanges, Ranges rRanges) {
+    Affine wa = AffineAnalysis.affine(write);
+    Affine ra = AffineAnalysis.affine(read);
+    if (wa == null || ra == null) {
+      return false;
+    }
+    List<Affine> w = AffineAnalysis.delinearize(wa, shape);
+    List<Affine> r = AffineAnalysis.delinearize(ra, shape);
+    for (int j = 1; j < shape.rank(); j++) {
+      if (!wRanges.within(w.get(j), shape.extents().get(j)) || !rRanges.within(r.get(j), shape.extents().get(j))) {
+        return false;
+      }
+    }
+    for (Expr.Var g : grid) {
+      int found = -1;
+      for (int j = 0; j < w.size(); j++) {
+        if (!w.get(j).coefficient(g.name()).isZero()) {
+          found = j;
+        }
+      }
+      if (found < 0) {
+        return false;
+      }
+      Affine c = w.get(found);
+      if (c.coefficients().size() != 1 || !c.coefficient(g.name()).equals(Poly.ONE) || !c.equals(r.get(found))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

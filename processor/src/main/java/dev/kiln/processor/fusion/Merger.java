@@ -1,0 +1,313 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Fuses the calls of a composite into kernels, in one pass over the calls in source order.
+ *
+ * <ol>
+ *   <li><b>Inline</b> (recompute): a read of a tensor whose single producer stores it at the top
+ *       level of its worker, with a loop-free value and an invertible write pattern ({@link
+ *       WritePattern}), is replaced by the producer's value at the inverted worker, when the value
+ *       is cheap or read once. Split, concat, transpose, reshape and broadcast reads fuse this way,
+ *       and so do elementwise prologues of reductions.
+ *   <li><b>Merge</b> into the kernel before it: same grid (OVL's rule, and independent calls with
+ *       the same grid share a launch), or a grid that extends the kernel's (the extra dimensions
+ *       become sequential loops of the kernel's worker: a per-row epilogue after a per-row pass).
+ *       A read of what the kernel stored at the reader's own worker becomes the stored value; a
+ *       read of elements the same worker wrote earlier stays a read. A kernel that accumulates a
+ *       {@code @Reduce} result takes no further calls, since its result is complete only after
+ *       every worker ran.
+ *   <li><b>Elide</b>: temporaries that no kernel reads any more are never stored or allocated.
+ * </ol>
+ *
+ * Producers computed with a sequential loop (a dot product, a row reduction) or read at many places
+ * at a high cost are never recomputed; every decision is recorded with its reason.
+ */
+public final class Merger {
+  /** Producers whose value costs at most this (see {@link Cost}) are recomputed at every read. */
+  static final int CHEAP = 40;
+
+  private final CompositeIr composite;
+  private final ExprFactory f = new ExprFactory();
+  private final Tensors tensors;
+  private final Map<String, Param.Scalar> dims = new LinkedHashMap<>();
+  private final Set<String> dimNames = new LinkedHashSet<>();
+  private final Map<Param.Array, List<Integer>> writers = new HashMap<>();
+  private final Map<Param.Array, List<Integer>> readers = new HashMap<>();
+  private final Map<Param.Array, Producer> producers = new HashMap<>();
+  private final Map<Param.Array, String> notInlinable = new HashMap<>();
+  private final List<Group> groups = new ArrayList<>();
+  private final Map<Integer, Group> groupOf = new HashMap<>();
+  private final List<FusionPlan.Edge> edges = new ArrayList<>();
+  private int loopIds;
+
+  /** A tensor that can be recomputed at its reads. */
+  private record Producer(CallInstance instance, List<WritePattern> pieces, int cost) {}
+
+  private Merger(CompositeIr composite) {
+    this.composite = composite;
+    this.tensors = new Tensors(composite);
+    f.startOperator();
+    for (Param.Scalar d : composite.signature().dims()) {
+      dims.put(d.name(), d);
+      dimNames.add(d.name());
+    }
+    for (int i = 0; i < composite.calls().size(); i++) {
+      CompositeIr.Call c = composite.calls().get(i);
+      for (int k = 0; k < c.args().size(); k++) {
+        if (c.args().get(k) instanceof CompositeIr.Arg.Tensor t) {
+          Param.Array p = (Param.Array) c.callee().params().get(k);
+          (p.role() == ArrayRole.IN ? readers : writers).computeIfAbsent(tensors.get(t.name()), x -> new ArrayList<>()).add(i);
+        }
+      }
+    }
+  }
+
+  /** Fuses {@code composite}; kernel names start with {@code kernelPrefix}. */
+  public static FusionPlan plan(CompositeIr composite, java.util.function.IntFunction<String> kernelNames) {
+    Merger m = new Merger(composite);
+    for (int i = 0; i < composite.calls().size(); i++) {
+      m.add(i);
+    }
+    return m.finish(kernelNames);
+  }
+
+  private void add(int i) {
+    CompositeIr.Call call = composite.calls().get(i);
+    CallInstance raw = CallInstance.of(i, call, f, tensors, dims, () -> ++loopIds);
+    Ranges ranges = new Ranges(raw.grid(), raw.extents(), raw.body(), dimNames);
+    Map<Param.Array, Integer> uses = new HashMap<>();
+    countLoads(raw.body(), uses, new java.util.HashSet<>());
+    Set<Param.Array> inlined = new LinkedHashSet<>();
+    ExprMapper inliner = ExprMapper.loadsOnly(f, load -> {
+      Producer p = producers.get(load.array());
+      if (p == null || !worthInlining(load.array(), p, uses.getOrDefault(load.array(), 0))) {
+        return load;
+      }
+      inlined.add(load.array());
+      return valueAt(p, load, ranges);
+    });
+    CallInstance inst = new CallInstance(i, call, raw.grid(), raw.extents(), inliner.map(raw.body()));
+    for (Param.Array t : inlined) {
+      Producer p = producers.get(t);
+      edge(p.instance().index(), i, t, true, "inlined: each read is mapped back through " + p.instance().id()
+          + "'s write pattern " + patterns(p) + " and recomputed (about " + p.cost() + " operations)");
+    }
+    Group last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+    MergeAttempt merge = MergeAttempt.of(last, inst, f, dims, dimNames, () -> ++loopIds);
+    Group target;
+    if (merge.merged()) {
+      last.add(i, merge.body());
+      target = last;
+    } else {
+      target = new Group(inst);
+      groups.add(target);
+    }
+    groupOf.put(i, target);
+    recordMaterialisedEdges(i, inst, inlined, merge, target);
+    registerProducers(inst);
+  }
+
+  private void recordMaterialisedEdges(int i, CallInstance inst, Set<Param.Array> inlined, MergeAttempt merge, Group target) {
+    Set<Param.Array> read = new LinkedHashSet<>();
+    collectLoads(inst.body(), read);
+    for (Param.Array t : read) {
+      if (inlined.contains(t)) {
+        continue;
+      }
+      for (int w : writers.getOrDefault(t, List.of())) {
+        if (w >= i) {
+          continue;
+        }
+        String producer = composite.calls().get(w).id();
+        if (groupOf.get(w) == target) {
+          edge(w, i, t, true, merge.reason(t) != null ? merge.reason(t) : "same kernel");
+        } else {
+          String why = notInlinable.containsKey(t) ? notInlinable.get(t) : producers.containsKey(t)
+              ? "recomputing " + producer + " (about " + producers.get(t).cost() + " operations) at each of its "
+                  + readers.get(t).size() + " readers would cost more than reading it" : "it is not recomputed";
+          String barrier = merge.reason(t) != null ? merge.reason(t)
+              : merge.merged() ? "it is stored by an earlier kernel" : merge.general();
+          edge(w, i, t, false, why + "; " + barrier);
+        }
+      }
+    }
+  }
+
+  private void edge(int from, int to, Param.Array t, boolean fused, String reason) {
+    edges.add(new FusionPlan.Edge(from, to, t.name(), fused, reason));
+  }
+
+  private static String patterns(Producer p) {
+    StringBuilder b = new StringBuilder();
+    for (WritePattern w : p.pieces()) {
+      b.append(b.length() == 0 ? "" : " and ").append(w.text());
+    }
+    return b.toString();
+  }
+
+  private boolean worthInlining(Param.Array t, Producer p, int usesHere) {
+    if (p.cost() <= CHEAP) {
+      return true;
+    }
+    return readers.getOrDefault(t, List.of()).size() == 1 && usesHere == 1;
+  }
+
+  /** The producer's value at a read: the pieces (later stores first), else zero (a fresh temporary) or the memory. */
+  private Expr valueAt(Producer p, Expr.Load read, Ranges ranges) {
+    Expr out = tensors.isTemp(read.array()) ? f.constant(read.type(), 0) : read;
+    for (WritePattern w : p.pieces()) {
+      Expr[] cv = w.at(f, read, ranges, dims);
+      out = f.select(cv[0], cv[1], out);
+    }
+    return out;
+  }
+
+  private void registerProducers(CallInstance inst) {
+    CompositeIr.Call call = inst.call();
+    for (int k = 0; k < call.args().size(); k++) {
+      if (!(call.args().get(k) instanceof CompositeIr.Arg.Tensor arg)
+          || ((Param.Array) call.callee().params().get(k)).role() == ArrayRole.IN) {
+        continue;
+      }
+      Param.Array t = tensors.get(arg.name());
+      String why = whyNotInlinable(inst, t);
+      if (why != null) {
+        notInlinable.put(t, why);
+        continue;
+      }
+      Ranges ranges = new Ranges(inst.grid(), inst.extents(), inst.body(), dimNames);
+      List<WritePattern> pieces = new ArrayList<>();
+      int cost = 0;
+      for (Stmt s : inst.body()) {
+        if (s instanceof Stmt.Store st && st.array() == t) {
+          WritePattern w = WritePattern.of(inst, st, ranges);
+          if (w == null) {
+            notInlinable.put(t, inst.id() + " writes '" + t.name() + "' with an index that is not a grid coordinate plus an offset in each dimension, so a read cannot be mapped back to one worker");
+            pieces = null;
+            break;
+          }
+          pieces.add(0, w); // later stores win
+          cost += Cost.of(st.value()) + Cost.of(st.guard());
+        }
+      }
+      if (pieces != null) {
+        producers.put(t, new Producer(inst, pieces, cost));
+      }
+    }
+  }
+
+  private String whyNotInlinable(CallInstance inst, Param.Array t) {
+    if (writers.get(t).size() > 1) {
+      return "'" + t.name() + "' is written by several calls";
+    }
+    if (!tensors.isTemp(t) && readers.getOrDefault(t, List.of()).isEmpty()) {
+      return "'" + t.name() + "' is an output";
+    }
+    for (Stmt s : inst.body()) {
+      if (s instanceof Stmt.Accumulate a && a.array() == t) {
+        return "'" + t.name() + "' is a @Reduce result of " + inst.id();
+      }
+      if (s instanceof Stmt.Loop l && writesIn(l.body(), t)) {
+        return inst.id() + " writes '" + t.name() + "' inside a sequential loop";
+      }
+      if (s instanceof Stmt.Store st && st.array() == t && !Cost.loopFree(st.value(), st.guard(), st.index())) {
+        return inst.id() + " computes '" + t.name() + "' with a sequential loop; recomputing it at each read would repeat the loop";
+      }
+    }
+    return null;
+  }
+
+  private static boolean writesIn(List<Stmt> body, Param.Array t) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st && st.array() == t || s instanceof Stmt.Accumulate a && a.array() == t
+          || s instanceof Stmt.Loop l && writesIn(l.body(), t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static void countLoads(List<Stmt> body, Map<Param.Array, Integer> uses, Set<Expr> seen) {
+    for (Stmt s : body) {
+      List<Expr> roots = new ArrayList<>();
+      if (s instanceof Stmt.Store st) {
+        roots.addAll(List.of(st.index(), st.value(), st.guard()));
+      } else if (s instanceof Stmt.Accumulate a) {
+        roots.addAll(List.of(a.index(), a.value(), a.guard()));
+      } else {
+        Stmt.Loop l = (Stmt.Loop) s;
+        roots.addAll(List.of(l.lo(), l.hi(), l.guard()));
+        l.carried().forEach(c -> { roots.add(c.init()); roots.add(c.next()); });
+        countLoads(l.body(), uses, seen);
+      }
+      for (Expr r : roots) {
+        countLoads(r, uses, seen);
+      }
+    }
+  }
+
+  private static void countLoads(Expr e, Map<Param.Array, Integer> uses, Set<Expr> seen) {
+    if (!seen.add(e)) {
+      return;
+    }
+    if (e instanceof Expr.Load l) {
+      uses.merge(l.array(), 1, Integer::sum);
+    }
+    for (Expr o : e.operands()) {
+      countLoads(o, uses, seen);
+    }
+  }
+
+  static void collectLoads(List<Stmt> body, Set<Param.Array> out) {
+    Map<Param.Array, Integer> uses = new LinkedHashMap<>();
+    countLoads(body, uses, new java.util.HashSet<>());
+    out.addAll(uses.keySet());
+  }
+
+  private FusionPlan finish(java.util.function.IntFunction<String> kernelNames) {
+    // a temporary is live while a kept statement reads it; dropping dead stores can kill more
+    Set<Param.Array> live = new LinkedHashSet<>();
+    List<List<Stmt>> bodies = new ArrayList<>();
+    groups.forEach(g -> bodies.add(g.body));
+    while (true) {
+      Set<Param.Array> next = new LinkedHashSet<>();
+      for (List<Stmt> b : bodies) {
+        collectLoads(b, next);
+      }
+      Set<Param.Array> keep = next;
+      bodies.replaceAll(b -> DeadStores.prune(b, a -> !tensors.isTemp(a) || keep.contains(a)));
+      if (next.equals(live)) {
+        break;
+      }
+      live = next;
+    }
+    List<FusionPlan.Kernel> kernels = new ArrayList<>();
+    KernelFinisher finisher = new KernelFinisher(composite.signature().owner(), f, tensors, dims);
+    for (int k = 0; k < groups.size(); k++) {
+      if (!bodies.get(k).isEmpty()) {
+        kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), bodies.get(k)));
+      }
+    }
+    List<CompositeIr.Temp> allocated = new ArrayList<>();
+    for (Param.Array a : tensors.all()) {
+      if (tensors.isTemp(a) && live.contains(a)) {
+        allocated.add(tensors.temp(a));
+      }
+    }
+    return new FusionPlan(composite, kernels, allocated, edges);
+  }
+}

@@ -1,0 +1,27 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.List;
+import java.util.Map;
+
+/** A size polynomial over a composite's {@code @Dim}s as an int expression. */
+final class PolyExpr {
+  private PolyExpr() {}
+
+  static Expr of(ExprFactory f, Poly p, Map<String, Param.Scalar> dims) {
+    Expr sum = f.integral(ScalarType.INT, 0);
+    for (Map.Entry<List<String>, Long> t : p.terms().entrySet()) {
+      Expr term = f.integral(ScalarType.INT, t.getValue());
+      for (String s : t.getKey()) {
+        term = f.binary(BinaryOp.MUL, term, f.scalar(dims.get(s)), -1);
+      }
+      sum = f.binary(BinaryOp.ADD, sum, term, -1);
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,71 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.check.IndexTerms;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The ranges of a worker's index variables ({@code [lo, hi)} as sizes), and the bounds of an affine
+ * index over them, when they can be proved for every size of at least 1.
+ */
+final class Ranges {
+  private final Map<String, Poly[]> ranges = new HashMap<>();
+  private final Set<String> dims;
+
+  Ranges(List<Expr.Var> grid, List<Poly> extents, List<Stmt> body, Set<String> dims) {
+    this.dims = dims;
+    for (int k = 0; k < grid.size(); k++) {
+      ranges.put(grid.get(k).name(), new Poly[] {Poly.ZERO, extents.get(k)});
+    }
+    addLoops(body);
+  }
+
+  private void addLoops(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        IndexTerms.addLoopRange(l, ranges);
+        addLoops(l.body());
+      }
+    }
+  }
+
+  /** {@code {min, max}} (inclusive) of {@code a}, or null when a bound cannot be proved. */
+  Poly[] bounds(Affine a) {
+    Poly min = a.constantPart();
+    Poly max = a.constantPart();
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      Poly[] r = ranges.get(t.getKey());
+      if (r == null) {
+        return null;
+      }
+      Poly c = t.getValue();
+      Poly last = r[1].subtract(Poly.ONE);
+      if (c.provablyNonNegative(dims)) {
+        min = min.add(c.multiply(r[0]));
+        max = max.add(c.multiply(last));
+      } else if (c.negate().provablyNonNegative(dims)) {
+        min = min.add(c.multiply(last));
+        max = max.add(c.multiply(r[0]));
+      } else {
+        return null;
+      }
+    }
+    return new Poly[] {min, max};
+  }
+
+  /** Whether {@code 0 <= a < extent} for every worker. */
+  boolean within(Affine a, Poly extent) {
+    Poly[] b = bounds(a);
+    return b != null && b[0].provablyNonNegative(dims) && extent.subtract(Poly.ONE).subtract(b[1]).provablyNonNegative(dims);
+  }
+
+  Set<String> dims() {
+    return dims;
+  }
+}

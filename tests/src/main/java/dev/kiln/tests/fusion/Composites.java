@@ -1,0 +1,70 @@
+package dev.kiln.tests.fusion;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Shape;
+
+/** Composite operators: calls of the operators in {@link Prims}, fused by Kiln. */
+public final class Composites {
+  private Composites() {}
+
+  /** The LSTM cell from small operators: split into four gates, sigmoid, tanh, mul, add. */
+  @Operator
+  public static void lstmCell(@Dim int B, @Dim int H, @Shape("B, 4*H") float[] gates, @Shape("B, H") float[] c,
+      float forgetBias, @Out @Shape("B, H") float[] cNext, @Out @Shape("B, H") float[] hNext) {
+    int N = B * H;
+    float[] i = new float[N];
+    float[] j = new float[N];
+    float[] f = new float[N];
+    float[] o = new float[N];
+    Prims.split4(B, H, gates, i, j, f, o);
+    float[] fb = new float[N];
+    Prims.addScalar(N, f, forgetBias, fb);
+    float[] sf = new float[N];
+    Prims.sigmoidMap(N, fb, sf);
+    float[] si = new float[N];
+    Prims.sigmoidMap(N, i, si);
+    float[] tj = new float[N];
+    Prims.tanhMap(N, j, tj);
+    float[] keep = new float[N];
+    Prims.mul(N, c, sf, keep);
+    float[] write = new float[N];
+    Prims.mul(N, si, tj, write);
+    Prims.add(N, keep, write, cNext);
+    float[] tc = new float[N];
+    Prims.tanhMap(N, cNext, tc);
+    float[] so = new float[N];
+    Prims.sigmoidMap(N, o, so);
+    Prims.mul(N, tc, so, hNext);
+  }
+
+  /** OVL's example: split, add, add, mul, concat. */
+  @Operator
+  public static void ovl(@Dim int N, @Shape("2*N") float[] x, @Shape("N") float[] y, @Out @Shape("2*N") float[] out) {
+    float[] lo = new float[N];
+    float[] hi = new float[N];
+    Prims.split2(N, x, lo, hi);
+    float[] a = new float[N];
+    Prims.add(N, lo, y, a);
+    float[] b = new float[N];
+    Prims.add(N, hi, y, b);
+    float[] p = new float[N];
+    Prims.mul(N, a, b, p);
+    Prims.concat2(N, a, p, out);
+  }
+
+  /** Softmax over rows from primitives: row max, subtract, exp, row sum, divide. */
+  @Operator
+  public static void softmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    float[] m = new float[B];
+    Prims.rowMax(B, N, x, m);
+    float[] z = new float[B * N];
+    Prims.subRow(B, N, x, m, z);
+    float[] e = new float[B * N];
+    Prims.expMap(B * N, z, e);
+    float[] s = new float[B];
+    Prims.rowSum(B, N, e, s);
+    Prims.divRow(B, N, e, s, y);
+  }
+}
