@@ -13,7 +13,7 @@ public final class GridOperatorCall {
   public static void twice(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = 2f * x[i];
-      copy(N, x, y); // error: KILN027 composite operators
+      copy(N, x, y); // error: KILN027 grid operators are called from composite operators
     }
   }
 }

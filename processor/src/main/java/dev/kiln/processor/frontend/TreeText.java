@@ -8,6 +8,9 @@ final class TreeText {
 
   static String describe(Tree t) {
     switch (t.getKind()) {
+      case IF: return "an if statement";
+      case FOR_LOOP: return "a for loop";
+      case BLOCK: return "a block";
       case WHILE_LOOP: return "a while loop";
       case DO_WHILE_LOOP: return "a do-while loop";
       case ENHANCED_FOR_LOOP: return "a for-each loop";
