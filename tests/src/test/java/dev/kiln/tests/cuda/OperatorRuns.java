@@ -4,6 +4,8 @@ import dev.kiln.Dim;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Shape;
+import dev.kiln.tests.fusion.Composites;
+import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.Linear;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.DynamicTest;
  */
 final class OperatorRuns {
   static final List<Class<?>> OPERATOR_CLASSES = List.of(
-      Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class);
+      Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
+      Prims.class, Composites.class);
   private static final int[] SIZES = {37, 130};
 
   private OperatorRuns() {}
