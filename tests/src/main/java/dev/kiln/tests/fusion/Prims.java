@@ -6,6 +6,7 @@ import dev.kiln.Dim;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Parallel;
+import dev.kiln.Reduce;
 import dev.kiln.Shape;
 
 /** Small operators that the composites in {@link Composites} are made of. */
@@ -124,6 +125,184 @@ public final class Prims {
     for (@Parallel int b = 0; b < B; b++) {
       for (@Parallel int n = 0; n < N; n++) {
         out[b * N + n] = x[b * N + n] / r[b];
+      }
+    }
+  }
+
+  @Operator
+  public static void mulScalar(@Dim int N, @Shape("N") float[] x, float s, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * s;
+    }
+  }
+
+  @Operator
+  public static void square(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * x[i];
+    }
+  }
+
+  @Operator
+  public static void reluMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = max(x[i], 0f);
+    }
+  }
+
+  @Operator
+  public static void rsqrtMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = rsqrt(x[i]);
+    }
+  }
+
+  /** A loop-free elementwise function that costs more than the merger recomputes at several reads. */
+  @Operator
+  public static void costlyMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float v = x[i];
+      out[i] = tanh(v) + exp(-v * v) + sin(v) * cos(v) + log(1f + v * v) + sqrt(1f + v * v);
+    }
+  }
+
+  /** out[b] = mean of row b: a sequential loop. */
+  @Operator
+  public static void rowMean(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s / N;
+    }
+  }
+
+  /** out[b, n] = x[b, n] * r[b]: a per-row scale. */
+  @Operator
+  public static void mulRow(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] r, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * r[b];
+      }
+    }
+  }
+
+  /** out[b, n] = x[b, n] * g[n]: a per-column scale, broadcast over rows. */
+  @Operator
+  public static void mulCols(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] g, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * g[n];
+      }
+    }
+  }
+
+  /** out[b, n] = x[b, n] + bias[n]: a bias broadcast over rows. */
+  @Operator
+  public static void addCols(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] bias, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] + bias[n];
+      }
+    }
+  }
+
+  /** out[c, r] = x[r, c]. */
+  @Operator
+  public static void transpose(@Dim int R, @Dim int C, @Shape("R, C") float[] x, @Out @Shape("C, R") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      for (@Parallel int c = 0; c < C; c++) {
+        out[c * R + r] = x[r * C + c];
+      }
+    }
+  }
+
+  /** out = x w: one worker per output element, a sequential dot product over k. */
+  @Operator
+  public static void matmul(@Dim int B, @Dim int K, @Dim int N, @Shape("B, K") float[] x, @Shape("K, N") float[] w,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) {
+          acc += x[b * K + k] * w[k * N + n];
+        }
+        out[b * N + n] = acc;
+      }
+    }
+  }
+
+  /** y = A x: one worker per row, a sequential dot product. */
+  @Operator
+  public static void matvec(@Dim int M, @Dim int K, @Shape("M, K") float[] a, @Shape("K") float[] x, @Out @Shape("M") float[] y) {
+    for (@Parallel int m = 0; m < M; m++) {
+      float acc = 0f;
+      for (int k = 0; k < K; k++) {
+        acc += a[m * K + k] * x[k];
+      }
+      y[m] = acc;
+    }
+  }
+
+  /** A 3-point stencil with zero padding: reads x at i - 1, i and i + 1, the edges guarded. */
+  @Operator
+  public static void blur3(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float left = i > 0 ? x[i - 1] : 0f;
+      float right = i < N - 1 ? x[i + 1] : 0f;
+      out[i] = 0.25f * left + 0.5f * x[i] + 0.25f * right;
+    }
+  }
+
+  /** s[0] += sum(x): a @Reduce output. */
+  @Operator
+  public static void sumAll(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") float[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] += x[i];
+    }
+  }
+
+  // double precision
+
+  @Operator
+  public static void squareD(@Dim int N, @Shape("N") double[] x, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * x[i];
+    }
+  }
+
+  @Operator
+  public static void rowSumD(@Dim int B, @Dim int N, @Shape("B, N") double[] x, @Out @Shape("B") double[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      double s = 0.0;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s;
+    }
+  }
+
+  @Operator
+  public static void addScalarD(@Dim int N, @Shape("N") double[] x, double s, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] + s;
+    }
+  }
+
+  @Operator
+  public static void rsqrtMapD(@Dim int N, @Shape("N") double[] x, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = rsqrt(x[i]);
+    }
+  }
+
+  /** out[b, n] = x[b, n] * r[b] in double. */
+  @Operator
+  public static void mulRowD(@Dim int B, @Dim int N, @Shape("B, N") double[] x, @Shape("B") double[] r, @Out @Shape("B, N") double[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * r[b];
       }
     }
   }
