@@ -46,6 +46,22 @@ public final class Graphs {
     Prims.add(B * N, d, p, out);
   }
 
+  /**
+   * A diamond whose expensive shared producer (a dot-product loop, y = A x) is read by one consumer
+   * at its own element and by a stencil at the neighbours': y must be stored once and read back.
+   */
+  @Operator
+  public static void stencilDiamond(@Dim int M, @Dim int K, @Shape("M, K") float[] a, @Shape("K") float[] x,
+      @Out @Shape("M") float[] out) {
+    float[] y = new float[M];
+    Prims.matvec(M, K, a, x, y);
+    float[] t = new float[M];
+    Prims.tanhMap(M, y, t);
+    float[] b = new float[M];
+    Prims.blur3(M, y, b);
+    Prims.add(M, t, b, out);
+  }
+
   /** Nested: a composite of two calls of the composite {@link #diamond}. */
   @Operator
   public static void twoDiamonds(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {

@@ -306,4 +306,88 @@ public final class Prims {
       }
     }
   }
+
+  /** out = min(x, 1) written as a store and a conditional overwrite of the same element. */
+  @Operator
+  public static void clampHigh(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i];
+      if (x[i] > 1f) {
+        out[i] = 1f;
+      }
+    }
+  }
+
+  /** out[i] = the last x[k] greater than x[i], else -1: an element overwritten inside a sequential loop. */
+  @Operator
+  public static void lastAbove(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = -1f;
+      for (int k = 0; k < N; k++) {
+        if (x[k] > x[i]) {
+          out[i] = x[k];
+        }
+      }
+    }
+  }
+
+  /** out[i + 1] = x[i]: the interior of a zero-padded [N + 2] array. */
+  @Operator
+  public static void padInto(@Dim int N, @Shape("N") float[] x, @Out @Shape("N + 2") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i + 1] = x[i];
+    }
+  }
+
+  /** A "valid" 3-tap convolution over a haloed input. */
+  @Operator
+  public static void conv3(@Dim int N, @Shape("N + 2") float[] x, @Shape("3") float[] k, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = k[0] * x[i] + k[1] * x[i + 1] + k[2] * x[i + 2];
+    }
+  }
+
+  /** out[i] = x[idx[i]]: a data-dependent read. */
+  @Operator
+  public static void gather(@Dim int M, @Dim int N, @Shape("M") float[] x, @Shape("N") int[] idx, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[idx[i]];
+    }
+  }
+
+  /** out[i] = raw[i] mod M, in [0, M). */
+  @Operator
+  public static void wrapIndex(@Dim int N, @Dim int M, @Shape("N") int[] raw, @Out @Shape("N") int[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = (raw[i] % M + M) % M;
+    }
+  }
+
+  /** out[i] = x[i] - s[0] / N: a broadcast of a reduced scalar. */
+  @Operator
+  public static void subMean(@Dim int N, @Shape("N") float[] x, @Shape("1") float[] s, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] - s[0] / N;
+    }
+  }
+
+  /** s[b] += x[b, k] over a 2-D grid: a @Reduce by rows. */
+  @Operator
+  public static void rowSumsReduce(@Dim int B, @Dim int K, @Shape("B, K") float[] x, @Out @Reduce @Shape("B") float[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int k = 0; k < K; k++) {
+        s[b] += x[b * K + k];
+      }
+    }
+  }
+
+  /** An inclusive prefix sum: a grid operator with no parallel loop is a single worker. */
+  @Operator
+  public static void prefixSum(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    float acc = 0f;
+    for (int i = 0; i < N; i++) {
+      acc += x[i];
+      out[i] = acc;
+    }
+  }
 }
