@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.Arguments;
  * Shared pieces of the fused-against-unfused tests: outputs that start as NaN, snapshots of the
  * inputs, and the sizes every composite runs at.
  *
- * <p>Sizes: 1 (a single worker and, for row operators, rows of one element), small odd sizes, and
+ * <p>Sizes: 0 where the composite allows it (no worker), 1 (a single worker and, for row operators, rows of one element), small odd sizes, and
  * sizes whose work is well above the CPU grain that surefire sets ({@code kiln.cpu.grain=256},
  * four threads), so the fused kernels run as several chunks on several threads.
  */
@@ -72,9 +72,9 @@ final class Runs {
     }
   }
 
-  /** 1-D sizes. */
+  /** 1-D sizes, 0 included. */
   static Stream<Integer> lengths() {
-    return Stream.of(1, 2, 3, 7, 1001, 4099);
+    return Stream.of(0, 1, 2, 3, 7, 1001, 4099);
   }
 
   /** (rows, columns): one row, one column, odd sizes, and 37 x 300 and 300 x 5 that run as many chunks. */
