@@ -68,4 +68,16 @@ public final class Loops {
     Prims.rsqrtMapD(B, se, r);
     Prims.mulRowD(B, N, x, r, y);
   }
+
+  /**
+   * A costly elementwise producer read by every worker of a dot product: inlining it would compute
+   * each x[k] once per row instead of once.
+   */
+  @Operator
+  public static void costlyMatvec(@Dim int M, @Dim int K, @Shape("M, K") float[] a, @Shape("K") float[] x0,
+      @Out @Shape("M") float[] out) {
+    float[] x = new float[K];
+    Prims.costlyMap(K, x0, x);
+    Prims.matvec(M, K, a, x, out);
+  }
 }

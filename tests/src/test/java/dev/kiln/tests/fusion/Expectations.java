@@ -62,6 +62,8 @@ final class Expectations {
           "six math calls per element: computing them three times costs more than storing p"),
       new Expected(Loops.class, "stencilMatvec", List.of(List.of("matvec#1"), List.of("blur3#1")), Set.of("y"),
           "recomputing the dot product at three reads would repeat the loop"),
+      new Expected(Loops.class, "costlyMatvec", List.of(List.of("costlyMap#1"), List.of("matvec#1")), Set.of("x"),
+          "every row reads all of x: inlining the six math calls would repeat them once per row (M times)"),
       one(Loops.class, "rowNormalizeD", "one worker per row: a sum pass and a scale pass",
           "squareD#1", "rowSumD#1", "addScalarD#1", "rsqrtMapD#1", "mulRowD#1"),
       // Edges

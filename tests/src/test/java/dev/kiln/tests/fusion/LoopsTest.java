@@ -114,4 +114,19 @@ class LoopsTest {
     Agreement.assertSame(expected, actual);
     inputs.assertUnchanged();
   }
+
+  @ParameterizedTest(name = "M={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void costlyMatvec(int m, int k) {
+    float[] a = Data.floats(61, m * k);
+    float[] x0 = Data.floats(62, k, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(a, x0);
+    float[] expected = nan(m);
+    Loops.costlyMatvec(m, k, a, x0, expected);
+    float[] actual = nan(m);
+    LoopsKernels.costlyMatvec(m, k, a, x0, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
 }
