@@ -94,6 +94,14 @@ public final class Graphs {
     Prims.tanhMap(N, t, out);
   }
 
+  /** An int scalar parameter passed where a float is expected (Java widens it, rounding above 2^24). */
+  @Operator
+  public static void scaleByInt(@Dim int N, @Shape("N") float[] x, int k, @Out @Shape("N") float[] out) {
+    float[] t = new float[N];
+    Prims.mulScalar(N, x, k, t);
+    Prims.addScalar(N, t, 1e-3f, out);
+  }
+
   /** An output read back by a later call, at its own and at neighbouring elements: y = tanh(x); z = blur3(y). */
   @Operator
   public static void readBack(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y, @Out @Shape("N") float[] z) {

@@ -41,6 +41,7 @@ final class Expectations {
       one(Graphs.class, "scaleShift", "two scalar maps", "mulScalar#1", "addScalar#1"),
       one(Graphs.class, "scaleShiftTanh", "a nested composite with a scalar and a literal, then a map",
           "mulScalar#1", "addScalar#1", "tanhMap#1"),
+      one(Graphs.class, "scaleByInt", "an int scalar widened to float, then a literal", "mulScalar#1", "addScalar#1"),
       one(Graphs.class, "readBack", "y is stored, and the stencil recomputes the cheap tanh at i - 1, i and i + 1",
           "tanhMap#1", "blur3#1"),
       one(Graphs.class, "expRowSum", "one worker per row stores e and sums it in the same pass (like softmax)",

@@ -133,6 +133,22 @@ class GraphsTest {
 
   @ParameterizedTest(name = "N={0}")
   @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void scaleByInt(int n) {
+    float[] x = Data.floats(23, n, -3f, 3f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    for (int k : new int[] {3, -7, 16_777_217}) {
+      float[] expected = nan(n);
+      Graphs.scaleByInt(n, x, k, expected);
+      float[] actual = nan(n);
+      GraphsKernels.scaleByInt(n, x, k, actual);
+      assertNoNaN(expected, "out");
+      Agreement.assertSame(expected, actual);
+    }
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
   void readBack(int n) {
     float[] x = Data.floats(21, n, -3f, 3f);
     Runs.Inputs inputs = new Runs.Inputs(x);
