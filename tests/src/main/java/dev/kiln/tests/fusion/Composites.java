@@ -67,4 +67,30 @@ public final class Composites {
     Prims.rowSum(B, N, e, s);
     Prims.divRow(B, N, e, s, y);
   }
+
+  /**
+   * Layer norm from primitives: row mean, subtract, square, row mean (the variance), add eps and
+   * rsqrt, multiply, scale by gamma[N], shift by beta[N].
+   */
+  @Operator
+  public static void layerNorm(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] gamma,
+      @Shape("N") float[] beta, float eps, @Out @Shape("B, N") float[] y) {
+    float[] mean = new float[B];
+    Prims.rowMean(B, N, x, mean);
+    float[] d = new float[B * N];
+    Prims.subRow(B, N, x, mean, d);
+    float[] sq = new float[B * N];
+    Prims.square(B * N, d, sq);
+    float[] var = new float[B];
+    Prims.rowMean(B, N, sq, var);
+    float[] ve = new float[B];
+    Prims.addScalar(B, var, eps, ve);
+    float[] inv = new float[B];
+    Prims.rsqrtMap(B, ve, inv);
+    float[] nrm = new float[B * N];
+    Prims.mulRow(B, N, d, inv, nrm);
+    float[] g = new float[B * N];
+    Prims.mulCols(B, N, nrm, gamma, g);
+    Prims.addCols(B, N, g, beta, y);
+  }
 }

@@ -6,6 +6,7 @@ import dev.kiln.Dim;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Parallel;
+import dev.kiln.Reduce;
 import dev.kiln.Shape;
 
 /** Small operators that the composites in {@link Composites} are made of. */
@@ -125,6 +126,268 @@ public final class Prims {
       for (@Parallel int n = 0; n < N; n++) {
         out[b * N + n] = x[b * N + n] / r[b];
       }
+    }
+  }
+
+  @Operator
+  public static void mulScalar(@Dim int N, @Shape("N") float[] x, float s, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * s;
+    }
+  }
+
+  @Operator
+  public static void square(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * x[i];
+    }
+  }
+
+  @Operator
+  public static void reluMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = max(x[i], 0f);
+    }
+  }
+
+  @Operator
+  public static void rsqrtMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = rsqrt(x[i]);
+    }
+  }
+
+  /** A loop-free elementwise function that costs more than the merger recomputes at several reads. */
+  @Operator
+  public static void costlyMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float v = x[i];
+      out[i] = tanh(v) + exp(-v * v) + sin(v) * cos(v) + log(1f + v * v) + sqrt(1f + v * v);
+    }
+  }
+
+  /** out[b] = mean of row b: a sequential loop. */
+  @Operator
+  public static void rowMean(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s / N;
+    }
+  }
+
+  /** out[b, n] = x[b, n] * r[b]: a per-row scale. */
+  @Operator
+  public static void mulRow(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] r, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * r[b];
+      }
+    }
+  }
+
+  /** out[b, n] = x[b, n] * g[n]: a per-column scale, broadcast over rows. */
+  @Operator
+  public static void mulCols(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] g, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * g[n];
+      }
+    }
+  }
+
+  /** out[b, n] = x[b, n] + bias[n]: a bias broadcast over rows. */
+  @Operator
+  public static void addCols(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] bias, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] + bias[n];
+      }
+    }
+  }
+
+  /** out[c, r] = x[r, c]. */
+  @Operator
+  public static void transpose(@Dim int R, @Dim int C, @Shape("R, C") float[] x, @Out @Shape("C, R") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      for (@Parallel int c = 0; c < C; c++) {
+        out[c * R + r] = x[r * C + c];
+      }
+    }
+  }
+
+  /** out = x w: one worker per output element, a sequential dot product over k. */
+  @Operator
+  public static void matmul(@Dim int B, @Dim int K, @Dim int N, @Shape("B, K") float[] x, @Shape("K, N") float[] w,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) {
+          acc += x[b * K + k] * w[k * N + n];
+        }
+        out[b * N + n] = acc;
+      }
+    }
+  }
+
+  /** y = A x: one worker per row, a sequential dot product. */
+  @Operator
+  public static void matvec(@Dim int M, @Dim int K, @Shape("M, K") float[] a, @Shape("K") float[] x, @Out @Shape("M") float[] y) {
+    for (@Parallel int m = 0; m < M; m++) {
+      float acc = 0f;
+      for (int k = 0; k < K; k++) {
+        acc += a[m * K + k] * x[k];
+      }
+      y[m] = acc;
+    }
+  }
+
+  /** A 3-point stencil with zero padding: reads x at i - 1, i and i + 1, the edges guarded. */
+  @Operator
+  public static void blur3(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float left = i > 0 ? x[i - 1] : 0f;
+      float right = i < N - 1 ? x[i + 1] : 0f;
+      out[i] = 0.25f * left + 0.5f * x[i] + 0.25f * right;
+    }
+  }
+
+  /** s[0] += sum(x): a @Reduce output. */
+  @Operator
+  public static void sumAll(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") float[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] += x[i];
+    }
+  }
+
+  // double precision
+
+  @Operator
+  public static void squareD(@Dim int N, @Shape("N") double[] x, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] * x[i];
+    }
+  }
+
+  @Operator
+  public static void rowSumD(@Dim int B, @Dim int N, @Shape("B, N") double[] x, @Out @Shape("B") double[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      double s = 0.0;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s;
+    }
+  }
+
+  @Operator
+  public static void addScalarD(@Dim int N, @Shape("N") double[] x, double s, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] + s;
+    }
+  }
+
+  @Operator
+  public static void rsqrtMapD(@Dim int N, @Shape("N") double[] x, @Out @Shape("N") double[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = rsqrt(x[i]);
+    }
+  }
+
+  /** out[b, n] = x[b, n] * r[b] in double. */
+  @Operator
+  public static void mulRowD(@Dim int B, @Dim int N, @Shape("B, N") double[] x, @Shape("B") double[] r, @Out @Shape("B, N") double[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * r[b];
+      }
+    }
+  }
+
+  /** out = min(x, 1) written as a store and a conditional overwrite of the same element. */
+  @Operator
+  public static void clampHigh(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i];
+      if (x[i] > 1f) {
+        out[i] = 1f;
+      }
+    }
+  }
+
+  /** out[i] = the last x[k] greater than x[i], else -1: an element overwritten inside a sequential loop. */
+  @Operator
+  public static void lastAbove(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = -1f;
+      for (int k = 0; k < N; k++) {
+        if (x[k] > x[i]) {
+          out[i] = x[k];
+        }
+      }
+    }
+  }
+
+  /** out[i + 1] = x[i]: the interior of a zero-padded [N + 2] array. */
+  @Operator
+  public static void padInto(@Dim int N, @Shape("N") float[] x, @Out @Shape("N + 2") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i + 1] = x[i];
+    }
+  }
+
+  /** A "valid" 3-tap convolution over a haloed input. */
+  @Operator
+  public static void conv3(@Dim int N, @Shape("N + 2") float[] x, @Shape("3") float[] k, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = k[0] * x[i] + k[1] * x[i + 1] + k[2] * x[i + 2];
+    }
+  }
+
+  /** out[i] = x[idx[i]]: a data-dependent read. */
+  @Operator
+  public static void gather(@Dim int M, @Dim int N, @Shape("M") float[] x, @Shape("N") int[] idx, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[idx[i]];
+    }
+  }
+
+  /** out[i] = raw[i] mod M, in [0, M). */
+  @Operator
+  public static void wrapIndex(@Dim int N, @Dim int M, @Shape("N") int[] raw, @Out @Shape("N") int[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = (raw[i] % M + M) % M;
+    }
+  }
+
+  /** out[i] = x[i] - s[0] / N: a broadcast of a reduced scalar. */
+  @Operator
+  public static void subMean(@Dim int N, @Shape("N") float[] x, @Shape("1") float[] s, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[i] - s[0] / N;
+    }
+  }
+
+  /** s[b] += x[b, k] over a 2-D grid: a @Reduce by rows. */
+  @Operator
+  public static void rowSumsReduce(@Dim int B, @Dim int K, @Shape("B, K") float[] x, @Out @Reduce @Shape("B") float[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int k = 0; k < K; k++) {
+        s[b] += x[b * K + k];
+      }
+    }
+  }
+
+  /** An inclusive prefix sum: a grid operator with no parallel loop is a single worker. */
+  @Operator
+  public static void prefixSum(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    float acc = 0f;
+    for (int i = 0; i < N; i++) {
+      acc += x[i];
+      out[i] = acc;
     }
   }
 }

@@ -1,0 +1,178 @@
+package dev.kiln.tests.fusion;
+
+import static dev.kiln.tests.fusion.Runs.assertNoNaN;
+import static dev.kiln.tests.fusion.Runs.nan;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.kiln.tests.Agreement;
+import dev.kiln.tests.Data;
+import java.util.Arrays;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The composites of {@link Edges}, fused against plain Java. Tolerance: none, for the reason given
+ * in {@link CompositesTest}, except {@link #centre} and {@link #rowNormalize}
+ * (a @Reduce adds in another order: see each method).
+ */
+class EdgesTest {
+  /** Needs elements above 1, where the producer's second store overwrites its first. */
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void clampTanh(int n) {
+    float[] x = Data.floats(71, n, -3f, 3f);
+    if (n > 0) {
+      x[0] = 2f;
+    }
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(n);
+    Edges.clampTanh(n, x, expected);
+    float[] actual = nan(n);
+    EdgesKernels.clampTanh(n, x, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void lastAboveTanh(int n) {
+    float[] x = Data.floats(72, n, -3f, 3f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(n);
+    Edges.lastAboveTanh(n, x, expected);
+    float[] actual = nan(n);
+    EdgesKernels.lastAboveTanh(n, x, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void padConv(int n) {
+    float[] x = Data.floats(73, n, -3f, 3f);
+    float[] k = {0.25f, -0.5f, 1.5f};
+    Runs.Inputs inputs = new Runs.Inputs(x, k);
+    float[] expected = nan(n);
+    Edges.padConv(n, x, k, expected);
+    float[] actual = nan(n);
+    EdgesKernels.padConv(n, x, k, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "M={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void padConvMatvec(int m, int kk) {
+    float[] a = Data.floats(74, m * kk);
+    float[] x = Data.floats(75, kk);
+    float[] k = {0.25f, -0.5f, 1.5f};
+    Runs.Inputs inputs = new Runs.Inputs(a, x, k);
+    float[] expected = nan(m);
+    Edges.padConvMatvec(m, kk, a, x, k, expected);
+    float[] actual = nan(m);
+    EdgesKernels.padConvMatvec(m, kk, a, x, k, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "M={0}, N={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void gatherTanh(int m, int n) {
+    float[] x = Data.floats(76, m, -3f, 3f);
+    int[] raw = Data.anyInts(77, n);
+    int[] rawBefore = raw.clone();
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(n);
+    Edges.gatherTanh(m, n, x, raw, expected);
+    float[] actual = nan(n);
+    EdgesKernels.gatherTanh(m, n, x, raw, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+    assertArrayEquals(rawBefore, raw, "raw was modified");
+  }
+
+  /**
+   * The mean comes from a @Reduce, which the kernel adds in a different order: on whole numbers
+   * (exact sums) the result must be identical; on random data within {@link
+   * Agreement#sumTolerance} of x, divided by N, for each element.
+   */
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void centre(int n) {
+    float[] exact = Data.integral(78, n, 16);
+    float[] expected = nan(n);
+    Edges.centre(n, exact, expected);
+    float[] actual = nan(n);
+    EdgesKernels.centre(n, exact, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+
+    float[] x = Data.floats(79, n, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    Edges.centre(n, x, expected);
+    EdgesKernels.centre(n, x, actual);
+    Agreement.assertClose(expected, actual, 0, Agreement.sumTolerance(x) / n + 4 * Agreement.FLOAT_EPS * 2);
+    inputs.assertUnchanged();
+  }
+
+  /**
+   * Row sums by a @Reduce, added in another order: each row is held to {@link
+   * Agreement#sumTolerance} of its exp(x) relative to the row's sum, plus the division's rounding.
+   */
+  @ParameterizedTest(name = "B={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void rowNormalize(int b, int k) {
+    float[] x = Data.floats(80, b * k, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(b * k);
+    Edges.rowNormalize(b, k, x, expected);
+    float[] actual = nan(b * k);
+    EdgesKernels.rowNormalize(b, k, x, actual);
+    assertNoNaN(expected, "out");
+    for (int r = 0; r < b; r++) {
+      float[] e = new float[k];
+      double sum = 0;
+      for (int c = 0; c < k; c++) {
+        e[c] = (float) Math.exp(x[r * k + c]);
+        sum += e[c];
+      }
+      double rel = Agreement.sumTolerance(e) / sum + 2 * Agreement.FLOAT_EPS;
+      Agreement.assertClose(Arrays.copyOfRange(expected, r * k, r * k + k), Arrays.copyOfRange(actual, r * k, r * k + k), rel, 0);
+    }
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void shadowedParam(int n) {
+    float[] x = Data.floats(81, n, -3f, 3f);
+    float[] other = Data.floats(82, n, 10f, 20f);
+    Runs.Inputs inputs = new Runs.Inputs(x, other);
+    float[] expected = nan(n);
+    Edges.shadowedParam(n, x, other, expected);
+    float[] actual = nan(n);
+    EdgesKernels.shadowedParam(n, x, other, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void prefixTanh(int n) {
+    float[] x = Data.floats(83, n, -1f, 1f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(n);
+    Edges.prefixTanh(n, x, expected);
+    float[] actual = nan(n);
+    EdgesKernels.prefixTanh(n, x, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+}
