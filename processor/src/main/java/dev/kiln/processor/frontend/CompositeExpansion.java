@@ -23,9 +23,11 @@ final class CompositeExpansion {
   private final Tree site;
   private final long line;
   private final Function<String, String> ids;
+  private final java.util.Set<String> taken;
 
   CompositeExpansion(CompositeIr callee, Map<String, Poly> dims, List<CompositeIr.Arg> args,
-      Map<String, CompositeIr.Temp> temps, Tree site, long line, Function<String, String> ids) {
+      Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, Tree site, long line, Function<String, String> ids) {
+    this.taken = taken;
     this.callee = callee;
     this.dims = dims;
     this.args = args;
@@ -43,9 +45,10 @@ final class CompositeExpansion {
     }
     Map<String, String> renamed = new HashMap<>();
     for (CompositeIr.Temp t : callee.temps()) {
-      String name = callee.name() + "_" + t.name();
-      for (int n = 2; temps.containsKey(name); n++) {
-        name = callee.name() + "_" + t.name() + n;
+      // '$' cannot clash with a name the user declares in a composite (Java allows it, nobody writes it)
+      String name = callee.name() + "$" + t.name();
+      for (int n = 2; temps.containsKey(name) || taken.contains(name); n++) {
+        name = callee.name() + "$" + t.name() + n;
       }
       renamed.put(t.name(), name);
       temps.put(name, new CompositeIr.Temp(name, t.elementType(), t.length().substitute(dims), site));

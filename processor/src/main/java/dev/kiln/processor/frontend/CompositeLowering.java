@@ -134,6 +134,9 @@ final class CompositeLowering {
         throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "a temporary of type " + t + "[]");
       }
       Poly length = size(n.getDimensions().get(0));
+      if (temps.containsKey(name)) {
+        throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "a second temporary named '" + name + "'");
+      }
       temps.put(name, new CompositeIr.Temp(name, type, length, v));
       return;
     }
@@ -199,7 +202,9 @@ final class CompositeLowering {
     checkWrites(ir, bound, args, call);
     long line = line(call);
     if (ir.kind() == OperatorKind.COMPOSITE) {
-      new CompositeExpansion(callees.composite(ir), dims, bound, temps, call, line, this::nextId).expandInto(calls);
+      java.util.Set<String> taken = new java.util.HashSet<>(sizes.keySet());
+      signature.params().forEach(p -> taken.add(p.name()));
+      new CompositeExpansion(callees.composite(ir), dims, bound, temps, taken, call, line, this::nextId).expandInto(calls);
     } else {
       calls.add(new CompositeIr.Call(nextId(ir.name()), ir, dims, bound, call, line));
     }

@@ -54,6 +54,17 @@ final class DeadStores {
     return out;
   }
 
+  /** Whether {@code body} stores or accumulates into {@code a}. */
+  static boolean writes(List<Stmt> body, Param.Array a) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a
+          || s instanceof Stmt.Loop l && writes(l.body(), a)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void vars(Set<Expr.Var> used, Expr... roots) {
     Set<Expr> seen = new HashSet<>();
     for (Expr r : roots) {

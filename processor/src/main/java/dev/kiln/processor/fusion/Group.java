@@ -1,6 +1,8 @@
 package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
@@ -24,6 +26,40 @@ final class Group {
     add(first.index(), first.body());
   }
 
+  private Group(List<Expr.Var> grid, List<Poly> extents) {
+    this.grid = grid;
+    this.extents = extents;
+  }
+
+  /**
+   * This kernel with only its first {@code keep} grid dimensions parallel: the others become
+   * sequential loops around the worker's code (any order of the workers is a valid one, so one
+   * worker may run them in turn).
+   */
+  Group demotedTo(int keep, ExprFactory f, java.util.Map<String, Param.Scalar> dims, java.util.function.IntSupplier loopIds) {
+    Group out = new Group(grid.subList(0, keep), extents.subList(0, keep));
+    java.util.Map<Expr.Var, Expr> vars = new java.util.HashMap<>();
+    List<Expr.Var> loops = new ArrayList<>();
+    List<Integer> ids = new ArrayList<>();
+    for (int k = keep; k < grid.size(); k++) {
+      Expr.Var v = f.newVar(grid.get(k).name(), ScalarType.INT, Expr.VarKind.LOOP_INDEX);
+      vars.put(grid.get(k), v);
+      loops.add(v);
+      ids.add(loopIds.getAsInt());
+    }
+    int top = ids.get(ids.size() - 1);
+    List<Stmt> inner = new ExprMapper(f, vars, f::scalar, a -> a, s -> s == 0 ? top : s, null, null).map(body);
+    for (int k = loops.size() - 1; k >= 0; k--) {
+      inner = List.of(new Stmt.Loop(ids.get(k), loops.get(k), f.integral(ScalarType.INT, 0),
+          PolyExpr.of(f, extents.get(keep + k), dims), 1, f.trueValue(), List.of(), inner, null));
+    }
+    out.body.addAll(inner);
+    out.calls.addAll(calls);
+    out.written.addAll(written);
+    out.reduces = reduces;
+    return out;
+  }
+
   void add(int call, List<Stmt> stmts) {
     calls.add(call);
     body.addAll(stmts);
@@ -43,18 +79,32 @@ final class Group {
     }
   }
 
-  /** The single unconditional top-level store of {@code a} at {@code index}, or null. */
+  /**
+   * The store of {@code a} at {@code index} when it is the kernel's only write of {@code a}, at the
+   * top level of the worker and unconditional: then its value is what a later read there sees.
+   */
   Stmt.Store topLevelStore(Param.Array a, Expr index) {
-    Stmt.Store found = null;
+    if (writes(body, a) != 1) {
+      return null;
+    }
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st && st.array() == a) {
-        if (found != null) {
-          return null;
-        }
-        found = st;
+        return st.index() == index && st.guard() instanceof Expr.Const c && c.isTrue() ? st : null;
       }
     }
-    return found != null && found.index() == index && found.guard() instanceof Expr.Const c && c.isTrue() ? found : null;
+    return null;
+  }
+
+  private static int writes(List<Stmt> stmts, Param.Array a) {
+    int n = 0;
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a) {
+        n++;
+      } else if (s instanceof Stmt.Loop l) {
+        n += writes(l.body(), a);
+      }
+    }
+    return n;
   }
 
   static boolean accumulates(List<Stmt> stmts) {

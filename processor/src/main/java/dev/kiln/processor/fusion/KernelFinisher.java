@@ -39,7 +39,8 @@ final class KernelFinisher {
     this.dims = dims;
   }
 
-  FusionPlan.Kernel kernel(String name, Group g, List<Stmt> body) {
+  /** @param calls the calls whose work the kernel does (merged into it or inlined there) */
+  FusionPlan.Kernel kernel(String name, Group g, List<Stmt> body, List<Integer> calls) {
     List<Param> params = new ArrayList<>();
     Map<Param.Scalar, Param.Scalar> scalars = new HashMap<>();
     for (Param.Array a : tensors.all()) {
@@ -88,7 +89,7 @@ final class KernelFinisher {
     }
     ExprMapper m = new ExprMapper(f, Map.of(), s -> f.scalar(scalars.get(s)), arrays::get, s -> s, null, null);
     OperatorIr ir = new OperatorIr(owner, name, OperatorKind.GRID, params, null, null, grid, m.map(body), Map.of());
-    return new FusionPlan.Kernel(ir, g.calls, derived);
+    return new FusionPlan.Kernel(ir, calls, derived);
   }
 
   private static Param.Scalar single(Poly e, Map<Param.Scalar, Param.Scalar> scalars) {

@@ -28,6 +28,8 @@ final class MergeAttempt {
   private final List<Stmt> body;
   private final Map<Param.Array, String> reasons;
   private final String general;
+  /** When the kernel before had to give up trailing grid dimensions to take the call: its new form. */
+  private Group replacement;
 
   private MergeAttempt(boolean merged, List<Stmt> body, Map<Param.Array, String> reasons, String general) {
     this.merged = merged;
@@ -38,6 +40,11 @@ final class MergeAttempt {
 
   private static MergeAttempt no(String general) {
     return new MergeAttempt(false, null, Map.of(), general);
+  }
+
+  /** The kernel the call merged into, when it is not the kernel before as it was. */
+  Group replacement() {
+    return replacement;
   }
 
   boolean merged() {
@@ -75,10 +82,25 @@ final class MergeAttempt {
     if (Group.accumulates(c.body())) {
       return no(id + " accumulates a @Reduce result, which runs as a kernel of its own");
     }
+    boolean shorter = !c.extents().isEmpty() && c.extents().size() < g.extents.size()
+        && g.extents.subList(0, c.extents().size()).equals(c.extents());
+    if (shorter && !fromG.isEmpty()) {
+      // a per-row consumer of a per-element producer: the producer's trailing dimensions become loops
+      Group demoted = g.demotedTo(c.extents().size(), f, dims, loopIds);
+      MergeAttempt again = of(demoted, c, f, dims, dimNames, loopIds);
+      if (again.merged()) {
+        again.replacement = demoted;
+        again.reasons.replaceAll((t, r) -> r + "; the kernel before runs its trailing grid dimensions as loops, so one worker owns a row");
+      }
+      return again;
+    }
     boolean equal = g.extents.equals(c.extents());
     boolean extends_ = g.extents.size() < c.extents().size() && c.extents().subList(0, g.extents.size()).equals(g.extents);
     if (!equal && !extends_) {
       return no("the grids differ (" + c.extents() + " after " + g.extents + ") and neither extends the other");
+    }
+    if (!equal && g.extents.isEmpty()) {
+      return no(id + " stays parallel in a kernel of its own rather than run on the single worker of the kernel before");
     }
     if (!equal && fromG.isEmpty()) {
       return no(id + " reads nothing the kernel before computes, and joining it would make its grid dimensions sequential loops");

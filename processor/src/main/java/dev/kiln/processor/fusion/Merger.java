@@ -52,6 +52,8 @@ public final class Merger {
   private final List<Group> groups = new ArrayList<>();
   private final Map<Integer, Group> groupOf = new HashMap<>();
   private final List<FusionPlan.Edge> edges = new ArrayList<>();
+  /** Per call: itself and every call whose value was inlined into it, transitively. */
+  private final Map<Integer, java.util.SortedSet<Integer>> contributors = new HashMap<>();
   private int loopIds;
 
   /** A tensor that can be recomputed at its reads. */
@@ -94,13 +96,19 @@ public final class Merger {
     Set<Param.Array> inlined = new LinkedHashSet<>();
     ExprMapper inliner = ExprMapper.loadsOnly(f, load -> {
       Producer p = producers.get(load.array());
-      if (p == null || !worthInlining(load.array(), p, uses.getOrDefault(load.array(), 0))) {
+      if (p == null || !worthInlining(load, p, uses.getOrDefault(load.array(), 0), raw.grid())) {
         return load;
       }
       inlined.add(load.array());
       return valueAt(p, load, ranges);
     });
     CallInstance inst = new CallInstance(i, call, raw.grid(), raw.extents(), inliner.map(raw.body()));
+    java.util.SortedSet<Integer> mine = new java.util.TreeSet<>();
+    mine.add(i);
+    for (Param.Array t : inlined) {
+      mine.addAll(contributors.get(producers.get(t).instance().index()));
+    }
+    contributors.put(i, mine);
     for (Param.Array t : inlined) {
       Producer p = producers.get(t);
       edge(p.instance().index(), i, t, true, "inlined: each read is mapped back through " + p.instance().id()
@@ -110,6 +118,13 @@ public final class Merger {
     MergeAttempt merge = MergeAttempt.of(last, inst, f, dims, dimNames, () -> ++loopIds);
     Group target;
     if (merge.merged()) {
+      if (merge.replacement() != null) {
+        last = merge.replacement();
+        groups.set(groups.size() - 1, last);
+        for (int c : last.calls) {
+          groupOf.put(c, last);
+        }
+      }
       last.add(i, merge.body());
       target = last;
     } else {
@@ -137,14 +152,24 @@ public final class Merger {
           edge(w, i, t, true, merge.reason(t) != null ? merge.reason(t) : "same kernel");
         } else {
           String why = notInlinable.containsKey(t) ? notInlinable.get(t) : producers.containsKey(t)
-              ? "recomputing " + producer + " (about " + producers.get(t).cost() + " operations) at each of its "
-                  + readers.get(t).size() + " readers would cost more than reading it" : "it is not recomputed";
+              ? "recomputing " + producer + " (about " + producers.get(t).cost() + " operations per element) wherever"
+                  + " it is read would repeat that work, so it is stored once" : "it is not recomputed";
           String barrier = merge.reason(t) != null ? merge.reason(t)
               : merge.merged() ? "it is stored by an earlier kernel" : merge.general();
           edge(w, i, t, false, why + "; " + barrier);
         }
       }
     }
+  }
+
+  private List<Param.Array> writtenBy(int call) {
+    List<Param.Array> out = new ArrayList<>();
+    writers.forEach((t, ws) -> {
+      if (ws.contains(call)) {
+        out.add(t);
+      }
+    });
+    return out;
   }
 
   private void edge(int from, int to, Param.Array t, boolean fused, String reason) {
@@ -159,14 +184,26 @@ public final class Merger {
     return b.toString();
   }
 
-  private boolean worthInlining(Param.Array t, Producer p, int usesHere) {
+  /**
+   * Cheap producers are recomputed at every read. A costly one only when its element is computed
+   * once anyway: one reader, one read, outside sequential loops, at an index that moves with every
+   * grid variable of the reader (so no two workers read the same element).
+   */
+  private boolean worthInlining(Expr.Load load, Producer p, int usesHere, List<Expr.Var> grid) {
     if (p.cost() <= CHEAP) {
       return true;
     }
-    return readers.getOrDefault(t, List.of()).size() == 1 && usesHere == 1;
+    if (readers.getOrDefault(load.array(), List.of()).size() != 1 || usesHere != 1 || load.scope() != 0) {
+      return false;
+    }
+    dev.kiln.processor.ir.Affine a = dev.kiln.processor.ir.AffineAnalysis.affine(load.index());
+    return a != null && grid.stream().allMatch(v -> !a.coefficient(v.name()).isZero());
   }
 
-  /** The producer's value at a read: the pieces (later stores first), else zero (a fresh temporary) or the memory. */
+  /**
+   * The producer's value at a read: the last store (in program order) whose worker wrote the element
+   * wins, else zero (a fresh temporary) or what memory holds (a parameter).
+   */
   private Expr valueAt(Producer p, Expr.Load read, Ranges ranges) {
     Expr out = tensors.isTemp(read.array()) ? f.constant(read.type(), 0) : read;
     for (WritePattern w : p.pieces()) {
@@ -200,7 +237,7 @@ public final class Merger {
             pieces = null;
             break;
           }
-          pieces.add(0, w); // later stores win
+          pieces.add(w); // program order: valueAt wraps later stores around earlier ones
           cost += Cost.of(st.value()) + Cost.of(st.guard());
         }
       }
@@ -298,9 +335,23 @@ public final class Merger {
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     KernelFinisher finisher = new KernelFinisher(composite.signature().owner(), f, tensors, dims);
     for (int k = 0; k < groups.size(); k++) {
-      if (!bodies.get(k).isEmpty()) {
-        kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), bodies.get(k)));
+      List<Stmt> body = bodies.get(k);
+      if (body.isEmpty()) {
+        continue;
       }
+      Set<Param.Array> kept = new LinkedHashSet<>();
+      for (Param.Array a : tensors.all()) {
+        if (DeadStores.writes(body, a)) {
+          kept.add(a);
+        }
+      }
+      java.util.SortedSet<Integer> work = new java.util.TreeSet<>();
+      for (int c : groups.get(k).calls) {
+        if (writtenBy(c).stream().anyMatch(kept::contains)) {
+          work.addAll(contributors.get(c));
+        }
+      }
+      kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), body, List.copyOf(work)));
     }
     List<CompositeIr.Temp> allocated = new ArrayList<>();
     for (Param.Array a : tensors.all()) {
