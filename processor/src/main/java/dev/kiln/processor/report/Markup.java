@@ -54,6 +54,18 @@ final class Markup {
     return open(tag, attributes).text(text).close(tag);
   }
 
+  /**
+   * Text written as it is, for a {@code <style>} element, whose content HTML reads without
+   * entities: it must hold neither {@code <} nor {@code &}, which XML would need escaped.
+   */
+  Markup rawText(String text) {
+    if (text.indexOf('<') >= 0 || text.indexOf('&') >= 0) {
+      throw new IllegalArgumentException("raw text must hold neither < nor &");
+    }
+    out.append(text);
+    return this;
+  }
+
   Markup text(String text) {
     out.append(escape(text));
     return this;

@@ -15,11 +15,12 @@ import java.util.List;
  */
 public final class ReportHtml {
   private static final String CSS = """
-      body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+      body { font: 14px/1.45 system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif;
              color: #212121; background: #ffffff; max-width: 1400px; margin: 24px auto; padding: 0 16px; }
       code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
       h1 { font-size: 22px; margin-bottom: 4px; }
       h2 { font-size: 18px; margin: 8px 0; }
+      h2 code { font-size: inherit; }
       h3 { font-size: 15px; margin: 18px 0 6px; }
       section.composite { border-top: 2px solid #e0e0e0; margin-top: 28px; padding-top: 8px; }
       .muted { color: #616161; }
@@ -27,10 +28,11 @@ public final class ReportHtml {
       .swatch { display: inline-block; width: 26px; height: 0; vertical-align: middle; margin-right: 6px; border-top: 2px solid; }
       .node { display: inline-block; width: 22px; height: 12px; vertical-align: middle; margin-right: 6px; border: 1.5px solid; }
       .views { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
-      figure { margin: 0; flex: 1 1 460px; border: 1px solid #e0e0e0; border-radius: 8px; padding: 8px; background: #fcfcfc; }
+      figure { margin: 0; flex: 0 1 auto; max-width: 100%; box-sizing: border-box;
+               border: 1px solid #e0e0e0; border-radius: 8px; padding: 8px; background: #fcfcfc; }
       figcaption { font-weight: 600; margin-bottom: 6px; }
       .scroll { overflow: auto; }
-      svg.dag { max-width: 100%; height: auto; }
+      svg.dag { display: block; }
       table { border-collapse: collapse; margin: 6px 0; }
       th, td { border: 1px solid #e0e0e0; padding: 4px 8px; text-align: left; vertical-align: top; }
       th { background: #f5f5f5; font-weight: 600; }
@@ -50,7 +52,7 @@ public final class ReportHtml {
     out.leaf("meta", "charset", "utf-8").newline();
     out.leaf("meta", "name", "viewport", "content", "width=device-width, initial-scale=1").newline();
     out.element("title", "Kiln fusion report: " + report.owner()).newline();
-    out.element("style", CSS).newline();
+    out.open("style").rawText(CSS).close("style").newline();
     out.close("head").newline().open("body").newline();
     out.element("h1", "Kiln fusion report").newline();
     out.open("p", "class", "muted").element("code", report.owner())

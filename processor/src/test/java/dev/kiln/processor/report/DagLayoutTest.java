@@ -7,7 +7,10 @@ import dev.kiln.processor.report.Dag.EdgeStyle;
 import dev.kiln.processor.report.Dag.Node;
 import dev.kiln.processor.report.Dag.NodeStyle;
 import dev.kiln.processor.report.DagLayout.Box;
+import dev.kiln.processor.report.FusionReport.CallNode;
 import dev.kiln.processor.report.FusionReport.Composite;
+import dev.kiln.processor.report.FusionReport.Kernel;
+import dev.kiln.processor.report.FusionReport.Tensor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,7 @@ class DagLayoutTest {
 
   @Test
   void nodesNeverOverlapAndStayOnTheCanvas() {
-    for (Composite c : List.of(Fixtures.lstm(), Fixtures.softmax())) {
+    for (Composite c : List.of(Fixtures.lstm(), Fixtures.softmax(), parallelKernels())) {
       for (Dag dag : List.of(DagViews.before(c), DagViews.after(c))) {
         DagLayout l = DagLayout.of(dag);
         List<Node> nodes = dag.nodes();
@@ -57,9 +60,30 @@ class DagLayoutTest {
     }
   }
 
+  /** Two kernels that do not depend on each other, both reading x, and a third that joins them. */
+  private static Composite parallelKernels() {
+    return new Composite("branches",
+        List.of(new CallNode("f#0", "p.Ops.f", 1, List.of("x"), List.of("a")), new CallNode("g#1", "p.Ops.g", 2, List.of("x"), List.of("b")),
+            new CallNode("h#2", "p.Ops.h", 3, List.of("a", "b"), List.of("y"))),
+        List.of(new Tensor("x", "in", "[N]", false), new Tensor("y", "out", "[N]", false), new Tensor("a", "temp", "[N]", true),
+            new Tensor("b", "temp", "[N]", true)),
+        List.of(new Kernel("k0", List.of("f#0"), "[i < N]", List.of("x"), List.of("a")),
+            new Kernel("k1", List.of("g#1"), "[i < N]", List.of("x"), List.of("b")),
+            new Kernel("k2", List.of("h#2"), "[i < N]", List.of("a", "b"), List.of("y"))),
+        List.of(new FusionReport.Edge("f#0", "h#2", "a", false, "k0 and k1 run apart"), new FusionReport.Edge("g#1", "h#2", "b", false, "same")));
+  }
+
+  @Test
+  void independentKernelsStillGetBandsOfTheirOwn() {
+    DagLayout l = DagLayout.of(DagViews.after(parallelKernels()));
+    assertThat(l.layer("call:f#0")).isLessThan(l.layer("call:g#1"));
+    assertThat(l.groupBox(0).bottom()).isLessThan(l.groupBox(1).y());
+    assertThat(l.groupBox(1).bottom()).isLessThan(l.groupBox(2).y());
+  }
+
   @Test
   void eachKernelFrameHoldsItsCallsAndNothingElse() {
-    for (Composite c : List.of(Fixtures.lstm(), Fixtures.softmax())) {
+    for (Composite c : List.of(Fixtures.lstm(), Fixtures.softmax(), parallelKernels())) {
       Dag dag = DagViews.after(c);
       DagLayout l = DagLayout.of(dag);
       assertThat(dag.groups()).hasSize(c.kernels().size());

@@ -71,6 +71,8 @@ class ReportHtmlTest {
     assertThat(html.toLowerCase()).doesNotContain("<link");
     assertThat(html.toLowerCase()).doesNotContain(" src=");
     assertThat(html.toLowerCase()).doesNotContain("@import");
+    String css = html.substring(html.indexOf("<style>"), html.indexOf("</style>"));
+    assertThat(css).doesNotContain("&");
     Matcher url = Pattern.compile("url\\((.)").matcher(html);
     while (url.find()) {
       assertThat(url.group(1)).isEqualTo("#");
