@@ -1,0 +1,107 @@
+package dev.kiln.processor.report;
+
+import dev.kiln.processor.report.FusionReport.Composite;
+import dev.kiln.processor.report.FusionReport.Edge;
+import dev.kiln.processor.report.FusionReport.Kernel;
+import java.util.List;
+import java.util.Objects;
+
+/** One composite's section of the HTML page: summary, both pictures, kernels, edges, DOT text. */
+final class CompositeSection {
+  private final Markup out;
+  private final Composite composite;
+  private final String anchor;
+
+  private CompositeSection(Markup out, Composite composite, String anchor) {
+    this.out = out;
+    this.composite = composite;
+    this.anchor = anchor;
+  }
+
+  /** @param anchor the section's element id, unique in the page; also prefixes the ids inside */
+  static void write(Markup out, Composite composite, String anchor) {
+    new CompositeSection(out, composite, anchor).section();
+  }
+
+  private void section() {
+    out.open("section", "class", "composite", "id", anchor).newline();
+    out.open("h2").element("code", composite.name()).close("h2").newline();
+    summary(CompositeSummary.of(composite));
+    Dag before = DagViews.before(composite);
+    Dag after = DagViews.after(composite);
+    out.open("div", "class", "views").newline();
+    figure("Before fusion: " + ReportHtml.count(composite.calls().size(), "call") + ", one kernel each", before, "before");
+    figure("After fusion: " + ReportHtml.count(composite.kernels().size(), "kernel"), after, "after");
+    out.close("div").newline();
+    kernels();
+    edges();
+    out.open("details").newline().element("summary", "Graphviz DOT of both pictures").newline();
+    out.open("p", "class", "muted").text("Render with ").element("code", "dot -Tsvg before.dot -o before.svg").text(".").close("p").newline();
+    out.element("h3", "Before fusion").newline().element("pre", ReportDot.before(composite)).newline();
+    out.element("h3", "After fusion").newline().element("pre", ReportDot.after(composite)).newline();
+    out.close("details").newline();
+    out.close("section").newline();
+  }
+
+  private void summary(CompositeSummary s) {
+    out.open("table", "class", "summary").newline();
+    row("Kernels", s.calls() + " \u2192 " + s.kernels() + " (one per call without fusion \u2192 after fusion)");
+    row("Temporaries", s.temporaries() + ": " + s.allocatedTemporaries() + " allocated, " + s.elidedTemporaries() + " elided");
+    row("Edges", s.fusedEdges() + " fused, " + s.materialisedEdges() + " materialised");
+    out.close("table").newline();
+  }
+
+  private void row(String name, String value) {
+    out.open("tr").element("th", name).element("td", value).close("tr").newline();
+  }
+
+  private void figure(String caption, Dag dag, String view) {
+    out.open("figure").element("figcaption", caption).open("div", "class", "scroll").newline();
+    SvgWriter.draw(out, dag, anchor + "-" + view);
+    out.close("div").close("figure").newline();
+  }
+
+  private void kernels() {
+    out.element("h3", "Kernels").newline();
+    if (composite.kernels().isEmpty()) {
+      out.element("p", "No kernels.", "class", "muted").newline();
+      return;
+    }
+    out.open("table").newline();
+    header("Kernel", "Grid", "Fused calls", "Reads", "Writes");
+    for (Kernel k : composite.kernels()) {
+      out.open("tr").open("td").element("code", k.name()).close("td")
+          .element("td", k.grid()).element("td", list(k.fusedOps())).element("td", list(k.reads())).element("td", list(k.writes()))
+          .close("tr").newline();
+    }
+    out.close("table").newline();
+  }
+
+  private void edges() {
+    out.element("h3", "Edges").newline();
+    if (composite.edges().isEmpty()) {
+      out.element("p", "No producer-consumer edges.", "class", "muted").newline();
+      return;
+    }
+    out.open("table", "class", "edges").newline();
+    header("From", "To", "Tensor", "Fused", "Reason");
+    for (Edge e : composite.edges()) {
+      out.open("tr").element("td", e.from()).element("td", e.to()).open("td").element("code", e.tensor()).close("td")
+          .element("td", e.fused() ? "yes" : "no", "class", e.fused() ? "yes" : "no")
+          .element("td", Objects.toString(e.reason(), "")).close("tr").newline();
+    }
+    out.close("table").newline();
+  }
+
+  private void header(String... names) {
+    out.open("tr");
+    for (String name : names) {
+      out.element("th", name);
+    }
+    out.close("tr").newline();
+  }
+
+  private static String list(List<String> items) {
+    return String.join(", ", items);
+  }
+}
