@@ -42,6 +42,19 @@ final class MergeAttempt {
     return new MergeAttempt(false, null, Map.of(), general);
   }
 
+  /** Tensors whose stored value the call now uses directly (their producers' work is part of its kernel). */
+  Set<Param.Array> forwarded() {
+    Set<Param.Array> out = new LinkedHashSet<>();
+    reasons.forEach((t, r) -> {
+      if (r.startsWith(FORWARDED)) {
+        out.add(t);
+      }
+    });
+    return out;
+  }
+
+  private static final String FORWARDED = "one kernel: the value stored at this worker is used directly";
+
   /** The kernel the call merged into, when it is not the kernel before as it was. */
   Group replacement() {
     return replacement;
@@ -63,7 +76,11 @@ final class MergeAttempt {
     return general;
   }
 
-  static MergeAttempt of(Group g, CallInstance c, ExprFactory f, Map<String, Param.Scalar> dims, Set<String> dimNames, IntSupplier loopIds) {
+  /**
+   * @param related whether the call recomputes (inlined) a value that a call of {@code g} produced:
+   *     a dependence worth a merge even when no read of memory remains
+   */
+  static MergeAttempt of(Group g, CallInstance c, boolean related, ExprFactory f, Map<String, Param.Scalar> dims, Set<String> dimNames, IntSupplier loopIds) {
     String id = c.id();
     if (g == null) {
       return no("it is stored by its kernel and read back by a later one");
@@ -84,10 +101,10 @@ final class MergeAttempt {
     }
     boolean shorter = !c.extents().isEmpty() && c.extents().size() < g.extents.size()
         && g.extents.subList(0, c.extents().size()).equals(c.extents());
-    if (shorter && !fromG.isEmpty()) {
+    if (shorter && (related || !fromG.isEmpty())) {
       // a per-row consumer of a per-element producer: the producer's trailing dimensions become loops
       Group demoted = g.demotedTo(c.extents().size(), f, dims, loopIds);
-      MergeAttempt again = of(demoted, c, f, dims, dimNames, loopIds);
+      MergeAttempt again = of(demoted, c, related, f, dims, dimNames, loopIds);
       if (again.merged()) {
         again.replacement = demoted;
         again.reasons.replaceAll((t, r) -> r + "; the kernel before runs its trailing grid dimensions as loops, so one worker owns a row");
@@ -102,7 +119,7 @@ final class MergeAttempt {
     if (!equal && g.extents.isEmpty()) {
       return no(id + " stays parallel in a kernel of its own rather than run on the single worker of the kernel before");
     }
-    if (!equal && fromG.isEmpty()) {
+    if (!equal && fromG.isEmpty() && !related) {
       return no(id + " reads nothing the kernel before computes, and joining it would make its grid dimensions sequential loops");
     }
     Set<Param.Array> gReads = new LinkedHashSet<>();
@@ -135,7 +152,7 @@ final class MergeAttempt {
       }
       Stmt.Store st = g.topLevelStore(load.array(), load.index());
       if (st != null) {
-        reasons.putIfAbsent(load.array(), "one kernel: the value stored at this worker is used directly"
+        reasons.putIfAbsent(load.array(), FORWARDED
             + (extends_ ? " by the loops that " + id + "'s extra grid dimensions became" : ""));
         return st.value();
       }

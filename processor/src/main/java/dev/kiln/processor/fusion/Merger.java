@@ -54,6 +54,8 @@ public final class Merger {
   private final List<FusionPlan.Edge> edges = new ArrayList<>();
   /** Per call: itself and every call whose value was inlined into it, transitively. */
   private final Map<Integer, java.util.SortedSet<Integer>> contributors = new HashMap<>();
+  /** Per call: the calls whose stored values it uses directly inside its kernel. */
+  private final Map<Integer, java.util.SortedSet<Integer>> forwardedInto = new HashMap<>();
   private int loopIds;
 
   /** A tensor that can be recomputed at its reads. */
@@ -115,7 +117,9 @@ public final class Merger {
           + "'s write pattern " + patterns(p) + " and recomputed (about " + p.cost() + " operations)");
     }
     Group last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
-    MergeAttempt merge = MergeAttempt.of(last, inst, f, dims, dimNames, () -> ++loopIds);
+    Group before = last;
+    boolean related = before != null && inlined.stream().anyMatch(t -> before.calls.contains(producers.get(t).instance().index()));
+    MergeAttempt merge = MergeAttempt.of(last, inst, related, f, dims, dimNames, () -> ++loopIds);
     Group target;
     if (merge.merged()) {
       if (merge.replacement() != null) {
@@ -127,6 +131,14 @@ public final class Merger {
       }
       last.add(i, merge.body());
       target = last;
+      java.util.SortedSet<Integer> through = new java.util.TreeSet<>();
+      for (Param.Array t : merge.forwarded()) {
+        for (int w : writers.getOrDefault(t, List.of())) {
+          through.addAll(contributors.get(w));
+          through.addAll(forwardedInto.getOrDefault(w, new java.util.TreeSet<>()));
+        }
+      }
+      forwardedInto.put(i, through);
     } else {
       target = new Group(inst);
       groups.add(target);
@@ -349,6 +361,7 @@ public final class Merger {
       for (int c : groups.get(k).calls) {
         if (writtenBy(c).stream().anyMatch(kept::contains)) {
           work.addAll(contributors.get(c));
+          work.addAll(forwardedInto.getOrDefault(c, new java.util.TreeSet<>()));
         }
       }
       kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), body, List.copyOf(work)));

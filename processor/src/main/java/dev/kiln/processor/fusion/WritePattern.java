@@ -100,6 +100,8 @@ final class WritePattern {
    */
   Expr[] at(ExprFactory f, Expr.Load read, Ranges readRanges, Map<String, Param.Scalar> dims) {
     List<Expr> coordinates = readCoordinates(f, read, readRanges, dims);
+    List<Affine> facts = new ArrayList<>();
+    facts(read.guard(), facts);
     Expr cond = f.trueValue();
     Map<Expr.Var, Expr> vars = new HashMap<>();
     for (int j = 0; j < coords.size(); j++) {
@@ -120,10 +122,12 @@ final class WritePattern {
       Expr g = f.binary(BinaryOp.SUB, coordinates.get(j), c, -1);
       vars.put(producer.grid().get(k), g);
       Affine ga = AffineAnalysis.affine(g);
-      if (ga == null || !readRanges.within(ga, producer.extents().get(k))) {
-        Expr extent = PolyExpr.of(f, producer.extents().get(k), dims);
+      Poly extent = producer.extents().get(k);
+      if (ga == null || !nonNegative(ga, readRanges, facts)) {
         cond = f.binary(BinaryOp.LAND, cond, f.binary(BinaryOp.GE, g, f.integral(ScalarType.INT, 0), -1), -1);
-        cond = f.binary(BinaryOp.LAND, cond, f.binary(BinaryOp.LT, g, extent, -1), -1);
+      }
+      if (ga == null || !nonNegative(Affine.constant(extent.subtract(Poly.ONE)).subtract(ga), readRanges, facts)) {
+        cond = f.binary(BinaryOp.LAND, cond, f.binary(BinaryOp.LT, g, PolyExpr.of(f, extent, dims), -1), -1);
       }
     }
     Expr guard = f.binary(BinaryOp.LAND, read.guard(), cond, -1);
@@ -131,6 +135,49 @@ final class WritePattern {
     ExprMapper m = new ExprMapper(f, vars, f::scalar, a -> a, s -> scope, guard, null);
     Expr written = f.binary(BinaryOp.LAND, cond, m.map(store.guard()), -1);
     return new Expr[] {written, m.map(store.value())};
+  }
+
+  /**
+   * What the read's guard says about indices, as affine forms known to be {@code >= 0}: each
+   * conjunct {@code a > b}, {@code a >= b}, {@code a < b}, {@code a <= b} over affine ints.
+   */
+  private static void facts(Expr guard, List<Affine> out) {
+    if (!(guard instanceof Expr.Binary b)) {
+      return;
+    }
+    if (b.op() == BinaryOp.LAND) {
+      facts(b.left(), out);
+      facts(b.right(), out);
+      return;
+    }
+    Affine l = AffineAnalysis.affine(b.left());
+    Affine r = l == null ? null : AffineAnalysis.affine(b.right());
+    if (r == null) {
+      return;
+    }
+    Affine one = Affine.constant(Poly.ONE);
+    switch (b.op()) {
+      case GT: out.add(l.subtract(r).subtract(one)); break;
+      case GE: out.add(l.subtract(r)); break;
+      case LT: out.add(r.subtract(l).subtract(one)); break;
+      case LE: out.add(r.subtract(l)); break;
+      default: break;
+    }
+  }
+
+  /** Whether {@code a >= 0} for every worker: from the variables' ranges, or as a known fact plus something non-negative. */
+  private static boolean nonNegative(Affine a, Ranges ranges, List<Affine> facts) {
+    Poly[] b = ranges.bounds(a);
+    if (b != null && b[0].provablyNonNegative(ranges.dims())) {
+      return true;
+    }
+    for (Affine fact : facts) {
+      Poly[] d = ranges.bounds(a.subtract(fact));
+      if (d != null && d[0].provablyNonNegative(ranges.dims())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean provablyEqual(Expr.Load read, int j, Affine w, Ranges ranges) {
