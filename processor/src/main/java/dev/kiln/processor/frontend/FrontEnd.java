@@ -145,7 +145,7 @@ public final class FrontEnd implements Inliner {
     if (!operator.getReturnType().getKind().isPrimitive()) {
       throw new KilnDiagnostic(callSite, Message.GRID_OPERATOR_CALL, operator.getSimpleName());
     }
-    OperatorIr ir = lower(source);
+    OperatorIr ir = f.aside(() -> lower(source));
     if (ir == null) {
       throw new CalleeFailed();
     }
