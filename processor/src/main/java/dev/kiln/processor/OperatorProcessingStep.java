@@ -17,6 +17,8 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.io.IrResource;
+import dev.kiln.processor.ir.io.IrWriter;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
@@ -37,8 +39,9 @@ import javax.tools.StandardLocation;
 /**
  * One round's work on {@code @Operator} methods, class by class: validate and lower each operator
  * (front end), check it (races, outputs), and only when the whole class is free of errors,
- * generate its {@code <Class>Kernels} and its IR listing. An unexpected exception becomes an
- * internal-error diagnostic on the operator, never a crash of javac.
+ * generate its {@code <Class>Kernels}, its IR listing ({@code .ir.txt}), its IR for other modules
+ * ({@code .kir}, which the front end reads back from the classpath) and its CUDA source. An unexpected exception becomes an internal-error diagnostic on the operator, never a
+ * crash of javac.
  */
 final class OperatorProcessingStep {
   private final Elements elements;
@@ -114,6 +117,7 @@ final class OperatorProcessingStep {
       JavaFile file = KernelsWriter.write(owner, pkg, operators, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators);
+      write(IrResource.path(owner, elements), IrWriter.write(operators), owner);
       writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
