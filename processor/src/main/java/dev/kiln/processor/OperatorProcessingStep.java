@@ -40,7 +40,8 @@ import javax.tools.StandardLocation;
  * One round's work on {@code @Operator} methods, class by class: validate and lower each operator
  * (front end), check it (races, outputs), and only when the whole class is free of errors,
  * generate its {@code <Class>Kernels}, its IR listing ({@code .ir.txt}), its IR for other modules
- * ({@code .kir}, which the front end reads back from the classpath) and its CUDA source. An unexpected exception becomes an internal-error diagnostic on the operator, never a
+ * ({@code <Class>.kir} beside the class file, which the front end reads back from the class path of
+ * a later compilation) and its CUDA source. An unexpected exception becomes an internal-error diagnostic on the operator, never a
  * crash of javac.
  */
 final class OperatorProcessingStep {
@@ -77,7 +78,7 @@ final class OperatorProcessingStep {
         reporter.warning(e, Message.GRADIENT_NOT_YET, of);
       }
     }
-    FrontEnd frontEnd = new FrontEnd(trees, elements, reporter);
+    FrontEnd frontEnd = new FrontEnd(trees, elements, filer, reporter);
     for (Map.Entry<TypeElement, List<ExecutableElement>> c : byClass.entrySet()) {
       processClass(frontEnd, c.getKey(), c.getValue());
     }
@@ -117,7 +118,7 @@ final class OperatorProcessingStep {
       JavaFile file = KernelsWriter.write(owner, pkg, operators, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators);
-      write(IrResource.path(owner, elements), IrWriter.write(operators), owner);
+      writeKir(owner, operators);
       writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -195,6 +196,15 @@ final class OperatorProcessingStep {
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
     try (Writer w = file.openWriter()) {
       w.write(text);
+    }
+  }
+
+  /** Writes the class's IR for other modules, {@code <package>/<Class>.kir} (see {@link IrResource}). */
+  private void writeKir(TypeElement owner, List<OperatorIr> operators) throws IOException {
+    IrResource kir = IrResource.of(owner, elements);
+    FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, kir.packageName(), kir.fileName(), owner);
+    try (Writer w = file.openWriter()) {
+      w.write(IrWriter.write(operators));
     }
   }
 

@@ -36,7 +36,7 @@ final class IrCapture extends AbstractProcessor {
       return false;
     }
     var trees = TreesAdapter.trees(processingEnv);
-    FrontEnd frontEnd = new FrontEnd(trees, processingEnv.getElementUtils(),
+    FrontEnd frontEnd = new FrontEnd(trees, processingEnv.getElementUtils(), processingEnv.getFiler(),
         new Reporter(processingEnv.getMessager(), trees));
     for (Element e : round.getElementsAnnotatedWith(annotations.iterator().next())) {
       if (e.getKind() == ElementKind.METHOD) {

@@ -96,7 +96,8 @@ class IrRoundTripTest {
         continue;
       }
       classes++;
-      String resource = path.substring(path.indexOf("META-INF/kiln/")).replaceAll("\\.kir$", ".ir.txt");
+      String prefix = "/" + StandardLocation.CLASS_OUTPUT.getName() + "/";
+      String resource = "META-INF/kiln/" + path.substring(prefix.length()).replaceAll("\\.kir$", ".ir.txt");
       String listing = compilation.generatedFile(StandardLocation.CLASS_OUTPUT, resource).orElseThrow()
           .getCharContent(true).toString();
       List<OperatorIr> ops = new IrReader(new ExprFactory()).read(kir.getCharContent(true).toString());
@@ -109,7 +110,7 @@ class IrRoundTripTest {
 
   @Test
   void aClassReadTwiceIntoOneFactorySharesItsNodesButNotItsVariables() throws IOException, IrFormatException {
-    String text = compilation.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/Cells.kir").orElseThrow()
+    String text = compilation.generatedFile(StandardLocation.CLASS_OUTPUT, "ir/Cells.kir").orElseThrow()
         .getCharContent(true).toString();
     ExprFactory f = new ExprFactory();
     Map<String, OperatorIr> first = byName(new IrReader(f).read(text));
