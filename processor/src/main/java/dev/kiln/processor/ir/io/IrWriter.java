@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Writes operators' IR as versioned, line-oriented text that {@link IrReader} reads back: the
- * resource {@code META-INF/kiln/<package>/<Class>.kir} through which an operator compiled in one
+ * resource {@code <package>/<Class>.kir} ({@link IrResource}) through which an operator compiled in one
  * module is inlined into callers compiled in another.
  *
  * <p>The first line is {@value #HEADER}. Then {@code operators <count>} and one block per operator:
