@@ -24,6 +24,8 @@ import dev.kiln.processor.report.ReportJson;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.io.IrResource;
+import dev.kiln.processor.ir.io.IrWriter;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
@@ -44,8 +46,10 @@ import javax.tools.StandardLocation;
 /**
  * One round's work on {@code @Operator} methods, class by class: validate and lower each operator
  * (front end), check it (races, outputs), and only when the whole class is free of errors,
- * generate its {@code <Class>Kernels} and its IR listing. An unexpected exception becomes an
- * internal-error diagnostic on the operator, never a crash of javac.
+ * generate its {@code <Class>Kernels}, its IR listing ({@code .ir.txt}), its IR for other modules
+ * ({@code <Class>.kir} beside the class file, which the front end reads back from the class path of
+ * a later compilation) and its CUDA source. An unexpected exception becomes an internal-error diagnostic on the operator, never a
+ * crash of javac.
  */
 final class OperatorProcessingStep {
   private final Elements elements;
@@ -81,7 +85,7 @@ final class OperatorProcessingStep {
         reporter.warning(e, Message.GRADIENT_NOT_YET, of);
       }
     }
-    FrontEnd frontEnd = new FrontEnd(trees, elements, reporter);
+    FrontEnd frontEnd = new FrontEnd(trees, elements, filer, reporter);
     for (Map.Entry<TypeElement, List<ExecutableElement>> c : byClass.entrySet()) {
       processClass(frontEnd, c.getKey(), c.getValue());
     }
@@ -134,6 +138,8 @@ final class OperatorProcessingStep {
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, plans, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators, plans);
+      // composites are not written: another module calls their generated launchers, it does not fuse into them
+      writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
       if (!plans.isEmpty()) {
         FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), plans);
         write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
@@ -225,6 +231,15 @@ final class OperatorProcessingStep {
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
     try (Writer w = file.openWriter()) {
       w.write(text);
+    }
+  }
+
+  /** Writes the class's IR for other modules, {@code <package>/<Class>.kir} (see {@link IrResource}). */
+  private void writeKir(TypeElement owner, List<OperatorIr> operators) throws IOException {
+    IrResource kir = IrResource.of(owner, elements);
+    FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, kir.packageName(), kir.fileName(), owner);
+    try (Writer w = file.openWriter()) {
+      w.write(IrWriter.write(operators));
     }
   }
 

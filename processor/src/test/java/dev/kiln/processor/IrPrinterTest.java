@@ -114,6 +114,18 @@ class IrPrinterTest {
   }
 
   @Test
+  void aCalleeLoweredBetweenTwoLoopsLeavesTheCallersVariablesDistinct() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor()).compile(JavaFileObjects.forResource("ir/LateCallee.java"));
+    assertThat(c).succeededWithoutWarnings();
+    String text = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/LateCallee.ir.txt").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(text).contains("  loop k in [0, K) carry (acc = 0.0f) {\n");
+    assertThat(text).contains("  } -> acc_2\n");
+    assertThat(text).contains("  loop k_2 in [0, K) carry (acc_3 = acc_2) {\n");
+    assertThat(text).contains("  } -> acc_4\n  store y[m] = acc_4\n");
+  }
+
+  @Test
   void raceCheckAcceptsInjectiveWritesThatAreNotObviouslySo() {
     Compilation c = javac().withProcessors(new KilnProcessor()).compile(JavaFileObjects.forResource("ir/RaceFree.java"));
     assertThat(c).succeededWithoutWarnings();

@@ -99,8 +99,7 @@ public enum Message {
       "%s is not supported in an elementwise operator; loops and arrays belong in grid operators"),
   CROSS_MODULE_OPERATOR(
       "KILN031",
-      "operator '%s' is compiled in another module or jar; calling operators across compilation"
-          + " units is not supported yet, declare it in a source compiled together with this one"),
+      "operator '%s' is compiled in another module or jar, and its Kiln IR cannot be used: %s"),
   DUPLICATE_OPERATOR(
       "KILN032",
       "operator name '%s' is used twice in %s; operators of one class need distinct names (they"

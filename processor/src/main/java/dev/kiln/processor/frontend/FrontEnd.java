@@ -17,12 +17,14 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.io.ClasspathOperators;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.processing.Filer;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
@@ -30,7 +32,8 @@ import javax.lang.model.util.Elements;
 /**
  * The front end: reads {@code @Operator} methods through the Tree API and lowers each into an
  * {@link OperatorIr}. Elementwise operators that other operators call are lowered on demand (and
- * once); a call cycle is reported as recursion.
+ * once); a call cycle is reported as recursion. A called operator compiled in another module or
+ * jar has no tree here: its IR is read from the class path ({@link #classpath()}).
  */
 public final class FrontEnd implements Inliner, CompositeLowering.Callees {
   /** Thrown when a called operator failed to lower; its own errors are already reported. */
@@ -44,15 +47,31 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
   private final Elements elements;
   private final Reporter reporter;
   private final ExprFactory f = new ExprFactory();
+  private final ClasspathOperators classpath;
   private final Map<ExecutableElement, OperatorIr> done = new HashMap<>();
   private final Map<ExecutableElement, Boolean> failed = new HashMap<>();
   private final Deque<ExecutableElement> inProgress = new ArrayDeque<>();
   private final Map<OperatorIr, CompositeIr> composites = new java.util.IdentityHashMap<>();
 
-  public FrontEnd(Trees trees, Elements elements, Reporter reporter) {
+  /**
+   * @param filer the processing environment's, through which operators compiled elsewhere are read
+   *     from their IR resources on the class path
+   */
+  public FrontEnd(Trees trees, Elements elements, Filer filer, Reporter reporter) {
     this.trees = trees;
     this.elements = elements;
     this.reporter = reporter;
+    this.classpath = new ClasspathOperators(filer, elements, f);
+  }
+
+  /**
+   * Operators compiled in other modules or jars, read from the class path into this front end's
+   * expression factory, where the IR of {@link #lower} is built: their nodes are shared with it.
+   * The front end inlines elementwise ones through it; a later stage that needs the IR of an
+   * operator without a source tree here (a composite's callee) asks it too.
+   */
+  public ClasspathOperators classpath() {
+    return classpath;
   }
 
   /** The source of an operator element, or null when it has no tree here (compiled elsewhere). */
@@ -155,10 +174,16 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     }
     OperatorSource source = source(operator);
     if (source == null) {
-      throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
-          operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName());
+      ClasspathOperators.Lookup compiled = classpath.find(operator);
+      if (!compiled.found()) {
+        throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
+            operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName(),
+            compiled.problem() + " (composite operators of another jar are not fused into this one: call their"
+                + " generated launcher instead)");
+      }
+      return compiled.operator();
     }
-    OperatorIr ir = lower(source);
+    OperatorIr ir = f.aside(() -> lower(source));
     if (ir == null) {
       throw new CalleeFailed();
     }
@@ -171,15 +196,19 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
       String through = inProgress.peek().getSimpleName().toString();
       throw new KilnDiagnostic(callSite, Message.RECURSION, operator.getSimpleName(), through);
     }
-    OperatorSource source = source(operator);
-    if (source == null) {
-      throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
-          operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName());
-    }
     if (!operator.getReturnType().getKind().isPrimitive()) {
       throw new KilnDiagnostic(callSite, Message.GRID_OPERATOR_CALL, operator.getSimpleName());
     }
-    OperatorIr ir = lower(source);
+    OperatorSource source = source(operator);
+    if (source == null) {
+      ClasspathOperators.Lookup compiled = classpath.find(operator);
+      if (!compiled.found()) {
+        throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
+            operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName(), compiled.problem());
+      }
+      return compiled.operator();
+    }
+    OperatorIr ir = f.aside(() -> lower(source));
     if (ir == null) {
       throw new CalleeFailed();
     }

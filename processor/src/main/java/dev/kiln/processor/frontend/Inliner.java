@@ -8,7 +8,7 @@ import javax.lang.model.element.ExecutableElement;
 interface Inliner {
   /**
    * @throws dev.kiln.processor.diag.KilnDiagnostic if the operator is not elementwise, is
-   *     recursive or is not compiled here
+   *     recursive, or is compiled elsewhere and its IR cannot be read from the class path
    */
   OperatorIr elementwise(ExecutableElement operator, Tree callSite);
 }

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Makes {@link Expr} nodes, hash-consed: a structurally equal node is returned instead of a new
@@ -88,6 +89,21 @@ public final class ExprFactory {
   /** Starts a new namespace for variable names; call before lowering each operator. */
   public void startOperator() {
     varNames.clear();
+  }
+
+  /**
+   * Runs {@code work}, which may start operators of its own (a called operator lowered, or read
+   * from the classpath, in the middle of another), and then restores the variable names of the
+   * operator in progress, so the variables it makes afterwards stay distinct from its earlier ones.
+   */
+  public <T> T aside(Supplier<T> work) {
+    Set<String> saved = new HashSet<>(varNames);
+    try {
+      return work.get();
+    } finally {
+      varNames.clear();
+      varNames.addAll(saved);
+    }
   }
 
   /**

@@ -1,0 +1,186 @@
+package dev.kiln.processor.ir.io;
+
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads the lines of one operator's block, from its parameters to its {@code end}. */
+final class OperatorReader {
+  /** A loop whose body is being read. */
+  private record OpenLoop(Cursor header, int id, Expr.Var index, Expr lo, Expr hi, long step, Expr guard,
+      List<Stmt.Carried> carried, List<Stmt> body) {}
+
+  private final String owner;
+  private final String name;
+  private final OperatorKind kind;
+  private final int line;
+  private final NodeReader nodes;
+  private final Map<String, Param> params = new LinkedHashMap<>();
+  private final List<GridDim> grid = new ArrayList<>();
+  private final Map<Expr, String> names = new LinkedHashMap<>();
+  private final List<Stmt> body = new ArrayList<>();
+  private final Deque<OpenLoop> loops = new ArrayDeque<>();
+  private ScalarType resultType;
+  private Expr result;
+  private OperatorIr done;
+
+  OperatorReader(ExprFactory factory, String owner, String name, OperatorKind kind, int line) {
+    this.owner = owner;
+    this.name = name;
+    this.kind = kind;
+    this.line = line;
+    this.nodes = new NodeReader(factory, params);
+  }
+
+  /** Reads one line; true when it was the operator's {@code end}. */
+  boolean line(Cursor c) throws IrFormatException {
+    String first = c.word("a keyword or a node");
+    switch (first) {
+      case "param" -> param(c);
+      case "result-type" -> resultType = c.type();
+      case "grid" -> grid.add(new GridDim(nodes.var(c, "a grid variable"), nodes.scalarParam(c)));
+      case "name" -> names.put(nodes.ref(c), c.text("a name"));
+      case "result" -> result = nodes.ref(c);
+      case "store" -> statements().add(new Stmt.Store(nodes.arrayParam(c, ArrayRole.OUT), index(c), nodes.ref(c), guard(c), null));
+      case "accumulate" -> {
+        ReduceKind op = c.choice(ReduceKind.class, "reduction (sum, product, max or min)");
+        statements().add(new Stmt.Accumulate(nodes.arrayParam(c, ArrayRole.REDUCE), index(c), op, nodes.ref(c), guard(c), null));
+      }
+      case "loop" -> loop(c);
+      case "carry" -> carry(c);
+      case "}" -> closeLoop(c);
+      case "end" -> {
+        c.end();
+        finish(c);
+        return true;
+      }
+      default -> {
+        nodes.define(first, c);
+        return false; // define checked the end of the line
+      }
+    }
+    c.end();
+    return false;
+  }
+
+  OperatorIr result() {
+    return done;
+  }
+
+  private void param(Cursor c) throws IrFormatException {
+    String what = c.word("'scalar' or 'array'");
+    String pname = c.text("the parameter's name");
+    int position = c.smallInteger("the parameter's position");
+    if (position != params.size()) {
+      throw c.error("parameter '" + pname + "' is at position " + position + ", expected " + params.size());
+    }
+    Param p;
+    if (what.equals("scalar")) {
+      ScalarType type = c.type();
+      boolean dim = !c.atEnd();
+      if (dim) {
+        c.keyword("dim");
+      }
+      p = new Param.Scalar(pname, position, type, dim);
+    } else if (what.equals("array")) {
+      String role = c.word("in, out or reduce");
+      ArrayRole r = null;
+      for (ArrayRole a : ArrayRole.values()) {
+        r = a.text().equals(role) ? a : r;
+      }
+      if (r == null) {
+        throw c.error("unknown array role '" + role + "'; roles are in, out and reduce");
+      }
+      ScalarType type = c.type();
+      List<Poly> extents = PolyText.parseList(c.list("the shape's extents"), c);
+      p = new Param.Array(pname, position, type, new Shape(c.text("the shape's text"), extents), r);
+    } else {
+      throw c.error("expected 'scalar' or 'array', found '" + what + "'");
+    }
+    if (params.putIfAbsent(pname, p) != null) {
+      throw c.error("parameter '" + pname + "' is declared twice");
+    }
+  }
+
+  private Expr index(Cursor c) throws IrFormatException {
+    return nodes.ref(c, ScalarType.INT, "an index");
+  }
+
+  private Expr guard(Cursor c) throws IrFormatException {
+    c.keyword("if");
+    return nodes.ref(c, ScalarType.BOOL, "a guard");
+  }
+
+  private List<Stmt> statements() {
+    return loops.isEmpty() ? body : loops.peek().body();
+  }
+
+  private void loop(Cursor c) throws IrFormatException {
+    int id = c.smallInteger("the loop's id");
+    Expr.Var index = nodes.var(c, "the loop's index");
+    Expr lo = nodes.ref(c);
+    Expr hi = nodes.ref(c);
+    c.keyword("step");
+    long step = c.integer("the loop's step");
+    Expr guard = guard(c);
+    c.keyword("{");
+    loops.push(new OpenLoop(c, id, index, lo, hi, step, guard, new ArrayList<>(), new ArrayList<>()));
+  }
+
+  private void carry(Cursor c) throws IrFormatException {
+    if (loops.isEmpty() || !loops.peek().body().isEmpty()) {
+      throw c.error("'carry' belongs right after a loop's header");
+    }
+    Expr.Var phi = nodes.var(c, "a carried variable");
+    c.keyword("init");
+    Expr init = nodes.ref(c);
+    c.keyword("next");
+    Expr next = nodes.ref(c);
+    c.keyword("result");
+    loops.peek().carried().add(new Stmt.Carried(phi, init, next, nodes.var(c, "a loop result")));
+  }
+
+  private void closeLoop(Cursor c) throws IrFormatException {
+    if (loops.isEmpty()) {
+      throw c.error("'}' closes no loop");
+    }
+    OpenLoop l = loops.pop();
+    statements().add(new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), l.carried(), l.body(), null));
+  }
+
+  private void finish(Cursor c) throws IrFormatException {
+    if (!loops.isEmpty()) {
+      throw c.error("the loop opened on line " + loops.peek().header().lineNumber() + " is not closed");
+    }
+    String where = "operator '" + name + "' (line " + line + ")";
+    if (kind == OperatorKind.ELEMENTWISE) {
+      if (result == null || resultType == null) {
+        throw c.error(where + " is elementwise but has no result or result-type");
+      }
+      if (result.type() != resultType) {
+        throw c.error(where + " returns " + resultType.irName() + " but its result is " + result.type().irName());
+      }
+      if (!grid.isEmpty() || !body.isEmpty() || params.values().stream().anyMatch(p -> p instanceof Param.Array)) {
+        throw c.error(where + " is elementwise but has arrays, a grid or statements");
+      }
+    } else if (result != null || resultType != null) {
+      throw c.error(where + " is a grid operator but has a result");
+    }
+    done = new OperatorIr(owner, name, kind, List.copyOf(params.values()), resultType, result, grid, body, names);
+  }
+}
