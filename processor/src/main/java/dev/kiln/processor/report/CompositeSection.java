@@ -36,7 +36,8 @@ final class CompositeSection {
     kernels();
     edges();
     out.open("details").newline().element("summary", "Graphviz DOT of both pictures").newline();
-    out.open("p", "class", "muted").text("Render with ").element("code", "dot -Tsvg before.dot -o before.svg").text(".").close("p").newline();
+    out.open("p", "class", "muted").text("Render with ").element("code", "dot -Tsvg before.dot -o before.svg").text(".")
+        .close("p").newline();
     out.element("h3", "Before fusion").newline().element("pre", ReportDot.before(composite)).newline();
     out.element("h3", "After fusion").newline().element("pre", ReportDot.after(composite)).newline();
     out.close("details").newline();
@@ -71,7 +72,8 @@ final class CompositeSection {
     header("Kernel", "Grid", "Fused calls", "Reads", "Writes");
     for (Kernel k : composite.kernels()) {
       out.open("tr").open("td").element("code", k.name()).close("td")
-          .element("td", k.grid()).element("td", list(k.fusedOps())).element("td", list(k.reads())).element("td", list(k.writes()))
+          .element("td", k.grid()).element("td", list(k.fusedOps()))
+          .element("td", list(k.reads())).element("td", list(k.writes()))
           .close("tr").newline();
     }
     out.close("table").newline();

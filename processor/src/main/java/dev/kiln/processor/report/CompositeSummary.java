@@ -8,7 +8,8 @@ import dev.kiln.processor.report.FusionReport.Tensor;
  * The counts a reader looks at first: calls (one kernel each without fusion), kernels after fusion,
  * temporaries and how many of them fusion still allocates, fused and materialised edges.
  */
-record CompositeSummary(int calls, int kernels, int temporaries, int allocatedTemporaries, int fusedEdges, int materialisedEdges) {
+record CompositeSummary(
+    int calls, int kernels, int temporaries, int allocatedTemporaries, int fusedEdges, int materialisedEdges) {
   static final String TEMP = "temp";
 
   static CompositeSummary of(Composite c) {

@@ -1,22 +1,16 @@
 package dev.kiln.processor.report;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.Set;
 
 /**
- * A layered layout of a {@link Dag}, in pixels, for the SVG pictures. A node's layer is the longest
- * path to it from a source; the nodes of a layer are spread evenly on one row, ordered by a few
- * barycenter sweeps to cut crossings. Where the picture has groups (kernels), each group takes a
- * band of rows of its own, in group order, with its members on the left of the band's rows and
- * any other node of those rows to their right, so one rectangle holds exactly the group's members.
- * Edges that close a cycle are ignored for layering; the layout never fails.
+ * A layered layout of a {@link Dag}, in pixels, for the SVG pictures. {@link Layering} gives each
+ * node its row (the longest path to it from a source; each kernel a band of rows of its own); the
+ * nodes of a row are spread evenly, ordered by a few barycenter sweeps to cut crossings. On a
+ * band's rows the kernel's members come first and any other node goes to their right, so one
+ * rectangle holds exactly the kernel's members. The layout never fails, cycles included.
  */
 final class DagLayout {
   static final int MARGIN = 20;
@@ -51,15 +45,9 @@ final class DagLayout {
   }
 
   private final Dag dag;
+  private final Layering layering;
   private final int n;
-  private final Map<String, Integer> index = new HashMap<>();
-  private final List<Set<Integer>> preds = new ArrayList<>();
-  private final List<Set<Integer>> succs = new ArrayList<>();
-  private final int[] layer;
-  private final int[] position;
   private final double[] slot;
-  private final List<List<Integer>> rows = new ArrayList<>();
-  private int[] bandOfRow;
   /** Per group: the most members on one of its rows, and the most other nodes on one. */
   private int[] bandMembers;
   private int[] bandOthers;
@@ -76,22 +64,8 @@ final class DagLayout {
 
   private DagLayout(Dag dag) {
     this.dag = dag;
+    this.layering = Layering.of(dag);
     this.n = dag.nodes().size();
-    for (int i = 0; i < n; i++) {
-      index.putIfAbsent(dag.nodes().get(i).key(), i);
-      preds.add(new LinkedHashSet<>());
-      succs.add(new LinkedHashSet<>());
-    }
-    for (Dag.Edge e : dag.edges()) {
-      Integer from = index.get(e.from());
-      Integer to = index.get(e.to());
-      if (from != null && to != null && !from.equals(to)) {
-        succs.get(from).add(to);
-        preds.get(to).add(from);
-      }
-    }
-    layer = new int[n];
-    position = new int[n];
     slot = new double[n];
     nodeWidth = new int[n];
     nodeHeight = new int[n];
@@ -102,7 +76,6 @@ final class DagLayout {
   static DagLayout of(Dag dag) {
     DagLayout l = new DagLayout(dag);
     l.measure();
-    l.assignLayers(l.topologicalOrder());
     l.assignSlots();
     for (int sweep = 0; sweep < 4; sweep++) {
       l.sweep(sweep % 2 == 0);
@@ -113,7 +86,7 @@ final class DagLayout {
 
   /** The node's box; null for a key the picture does not have. */
   Box box(String key) {
-    Integer i = index.get(key);
+    Integer i = layering.index(key);
     return i == null ? null : boxes[i];
   }
 
@@ -123,7 +96,7 @@ final class DagLayout {
   }
 
   int layer(String key) {
-    return layer[index.get(key)];
+    return layering.layer(layering.index(key));
   }
 
   /** The distance between the centres of two neighbouring nodes on a row. */
@@ -133,7 +106,7 @@ final class DagLayout {
 
   /** The boxes on row {@code layer}, left to right. */
   List<Box> row(int layer) {
-    return rows.get(layer).stream().map(i -> boxes[i]).sorted(Comparator.comparingInt(Box::x)).toList();
+    return rows().get(layer).stream().map(i -> boxes[i]).sorted(Comparator.comparingInt(Box::x)).toList();
   }
 
   int rowTop(int layer) {
@@ -162,99 +135,16 @@ final class DagLayout {
     return line.length() <= MAX_CHARS ? line : line.substring(0, MAX_CHARS - 1) + "\u2026";
   }
 
-  private int group(int i) {
-    return dag.nodes().get(i).group();
-  }
-
-  /** Kahn's order; among ready nodes, ungrouped ones first, then by group, then by model order. */
-  private int[] topologicalOrder() {
-    Comparator<Integer> priority = Comparator.<Integer>comparingInt(i -> Math.max(group(i), -1)).thenComparingInt(i -> i);
-    PriorityQueue<Integer> ready = new PriorityQueue<>(priority);
-    int[] missing = new int[n];
-    for (int i = 0; i < n; i++) {
-      missing[i] = preds.get(i).size();
-      if (missing[i] == 0) {
-        ready.add(i);
-      }
-    }
-    boolean[] done = new boolean[n];
-    int[] order = new int[n];
-    int count = 0;
-    while (count < n) {
-      if (ready.isEmpty()) {
-        int first = -1;
-        for (int i = 0; i < n; i++) {
-          if (!done[i] && (first < 0 || priority.compare(i, first) < 0)) {
-            first = i;
-          }
-        }
-        ready.add(first);
-      }
-      int i = ready.poll();
-      if (done[i]) {
-        continue;
-      }
-      done[i] = true;
-      position[i] = count;
-      order[count++] = i;
-      for (int s : succs.get(i)) {
-        if (--missing[s] == 0) {
-          ready.add(s);
-        }
-      }
-    }
-    return order;
-  }
-
-  private void assignLayers(int[] order) {
-    int current = -1;
-    int floor = 0;
-    int deepestBand = -1;
-    for (int i : order) {
-      int l = 0;
-      for (int p : preds.get(i)) {
-        if (position[p] < position[i]) {
-          l = Math.max(l, layer[p] + 1);
-        }
-      }
-      int g = group(i);
-      if (g >= 0) {
-        if (g != current) {
-          floor = deepestBand + 1;
-          current = g;
-        }
-        l = Math.max(l, floor);
-        deepestBand = Math.max(deepestBand, l);
-      }
-      layer[i] = l;
-      while (rows.size() <= l) {
-        rows.add(new ArrayList<>());
-      }
-      rows.get(l).add(i);
-    }
-    bandOfRow = new int[rows.size()];
-    Arrays.fill(bandOfRow, -1);
-    for (int i = 0; i < n; i++) {
-      if (group(i) >= 0) {
-        bandOfRow[layer[i]] = group(i);
-      }
-    }
-  }
-
-  private boolean inBand(int i) {
-    return group(i) >= 0 && group(i) == bandOfRow[layer[i]];
-  }
-
   /** Slot counts per row and band; then each row's nodes get slots in their current order. */
   private void assignSlots() {
     bandMembers = new int[dag.groups().size()];
     bandOthers = new int[dag.groups().size()];
-    for (int r = 0; r < rows.size(); r++) {
-      int g = bandOfRow[r];
+    for (int r = 0; r < rows().size(); r++) {
+      int g = layering.band(r);
       if (g >= 0) {
-        int members = (int) rows.get(r).stream().filter(this::inBand).count();
+        int members = (int) rows().get(r).stream().filter(layering::inBand).count();
         bandMembers[g] = Math.max(bandMembers[g], members);
-        bandOthers[g] = Math.max(bandOthers[g], rows.get(r).size() - members);
+        bandOthers[g] = Math.max(bandOthers[g], rows().get(r).size() - members);
       }
     }
     for (int g = 0; g < bandMembers.length; g++) {
@@ -263,18 +153,18 @@ final class DagLayout {
       }
     }
     slots = 1;
-    for (int r = 0; r < rows.size(); r++) {
-      int g = bandOfRow[r];
-      slots = Math.max(slots, g >= 0 ? bandMembers[g] + bandOthers[g] : rows.get(r).size());
+    for (int r = 0; r < rows().size(); r++) {
+      int g = layering.band(r);
+      slots = Math.max(slots, g >= 0 ? bandMembers[g] + bandOthers[g] : rows().get(r).size());
     }
-    for (int r = 0; r < rows.size(); r++) {
+    for (int r = 0; r < rows().size(); r++) {
       spread(r);
     }
   }
 
   private void spread(int r) {
-    List<Integer> row = rows.get(r);
-    int g = bandOfRow[r];
+    List<Integer> row = rows().get(r);
+    int g = layering.band(r);
     if (g < 0) {
       double start = (slots - row.size()) / 2.0;
       for (int k = 0; k < row.size(); k++) {
@@ -284,8 +174,8 @@ final class DagLayout {
     }
     int members = bandMembers[g];
     double block = (slots - members - bandOthers[g]) / 2.0;
-    List<Integer> in = row.stream().filter(this::inBand).toList();
-    List<Integer> out = row.stream().filter(i -> !inBand(i)).toList();
+    List<Integer> in = row.stream().filter(layering::inBand).toList();
+    List<Integer> out = row.stream().filter(i -> !layering.inBand(i)).toList();
     for (int k = 0; k < in.size(); k++) {
       slot[in.get(k)] = block + (members - in.size()) / 2.0 + k;
     }
@@ -296,22 +186,22 @@ final class DagLayout {
 
   /** One barycenter sweep, down (by predecessors) or up (by successors); members keep left of others. */
   private void sweep(boolean down) {
-    for (int step = 0; step < rows.size(); step++) {
-      int r = down ? step : rows.size() - 1 - step;
-      List<Integer> row = rows.get(r);
+    for (int step = 0; step < rows().size(); step++) {
+      int r = down ? step : rows().size() - 1 - step;
+      List<Integer> row = rows().get(r);
       Map<Integer, Double> key = new HashMap<>();
       for (int i : row) {
         double sum = 0;
         int count = 0;
-        for (int j : down ? preds.get(i) : succs.get(i)) {
-          if (down ? layer[j] < r : layer[j] > r) {
+        for (int j : down ? layering.preds(i) : layering.succs(i)) {
+          if (down ? layering.layer(j) < r : layering.layer(j) > r) {
             sum += slot[j];
             count++;
           }
         }
         key.put(i, count == 0 ? slot[i] : sum / count);
       }
-      row.sort(Comparator.<Integer>comparingInt(i -> inBand(i) ? 0 : 1)
+      row.sort(Comparator.<Integer>comparingInt(i -> layering.inBand(i) ? 0 : 1)
           .thenComparingDouble(key::get)
           .thenComparingDouble(i -> slot[i]));
       spread(r);
@@ -346,10 +236,15 @@ final class DagLayout {
     return s == null ? 0 : s.length();
   }
 
+  private List<List<Integer>> rows() {
+    return layering.rows();
+  }
+
   private void place() {
     for (int i = 0; i < n; i++) {
       int cx = MARGIN + (int) Math.round((slot[i] + 0.5) * slotWidth);
-      boxes[i] = new Box(cx - nodeWidth[i] / 2, rowTop(layer[i]) + (tallest - nodeHeight[i]) / 2, nodeWidth[i], nodeHeight[i]);
+      int y = rowTop(layering.layer(i)) + (tallest - nodeHeight[i]) / 2;
+      boxes[i] = new Box(cx - nodeWidth[i] / 2, y, nodeWidth[i], nodeHeight[i]);
     }
     for (int g = 0; g < groupBoxes.length; g++) {
       int x0 = Integer.MAX_VALUE;
@@ -357,7 +252,7 @@ final class DagLayout {
       int x1 = Integer.MIN_VALUE;
       int y1 = Integer.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        if (group(i) == g) {
+        if (layering.group(i) == g) {
           x0 = Math.min(x0, boxes[i].x());
           y0 = Math.min(y0, boxes[i].y());
           x1 = Math.max(x1, boxes[i].right());
@@ -371,6 +266,6 @@ final class DagLayout {
       }
     }
     width = 2 * MARGIN + slots * slotWidth;
-    height = TOP + Math.max(rows.size(), 1) * rowHeight - V_GAP + GROUP_PAD + MARGIN;
+    height = TOP + Math.max(rows().size(), 1) * rowHeight - V_GAP + GROUP_PAD + MARGIN;
   }
 }

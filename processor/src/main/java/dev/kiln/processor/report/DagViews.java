@@ -32,6 +32,9 @@ final class DagViews {
   private final Map<String, Node> nodes = new LinkedHashMap<>();
   private final List<Dag.Edge> edges = new ArrayList<>();
   private final Map<String, Tensor> tensors = new LinkedHashMap<>();
+  private final List<Group> groups = new ArrayList<>();
+  /** After fusion: per call id, its node in each kernel that holds it (-1: in none). */
+  private final Map<String, Map<Integer, String>> copies = new LinkedHashMap<>();
 
   private DagViews(Composite composite) {
     this.composite = composite;
@@ -60,51 +63,69 @@ final class DagViews {
 
   static Dag after(Composite c) {
     DagViews v = new DagViews(c);
-    List<Group> groups = new ArrayList<>();
-    Map<String, Map<Integer, String>> copies = new LinkedHashMap<>();
-    for (Kernel k : c.kernels()) {
-      int g = groups.size();
-      groups.add(new Group(k.name(), k.grid()));
-      for (String id : k.fusedOps()) {
-        Map<Integer, String> byGroup = copies.computeIfAbsent(id, x -> new LinkedHashMap<>());
-        if (!byGroup.containsKey(g)) {
-          byGroup.put(g, v.callNode(byGroup.isEmpty() ? callKey(id) : callKey(id) + "@" + g, g, id));
-        }
-      }
-    }
+    v.kernelNodes();
     for (CallNode call : c.calls()) {
-      copies.computeIfAbsent(call.id(), id -> new LinkedHashMap<>(Map.of(-1, v.callNode(id, -1))));
+      v.copies(call.id());
     }
     v.tensorNodes(true);
     Set<String> delivered = new HashSet<>();
     for (Edge e : c.edges()) {
       delivered.add(e.to() + "\u0000" + e.tensor());
-      Map<Integer, String> producers = copies.computeIfAbsent(e.from(), id -> new LinkedHashMap<>(Map.of(-1, v.callNode(id, -1))));
-      Map<Integer, String> consumers = copies.computeIfAbsent(e.to(), id -> new LinkedHashMap<>(Map.of(-1, v.callNode(id, -1))));
-      v.tensorNode(e.tensor(), true);
-      for (Map.Entry<Integer, String> consumer : consumers.entrySet()) {
-        String producer = producers.getOrDefault(consumer.getKey(), producers.values().iterator().next());
-        String reason = Objects.toString(e.reason(), "");
-        v.edge(producer, consumer.getValue(), Objects.toString(e.tensor(), ""), e.fused() ? EdgeStyle.FUSED : EdgeStyle.MATERIALISED,
-            reason.isEmpty() ? "" : e.tensor() + ": " + reason);
-      }
+      v.producerConsumer(e);
     }
     for (CallNode call : c.calls()) {
-      Map<Integer, String> mine = copies.get(call.id());
-      for (String t : call.reads()) {
-        if (!delivered.contains(call.id() + "\u0000" + t)) {
-          String tensor = v.tensorNode(t, true);
-          mine.values().forEach(key -> v.edge(tensor, key, "", EdgeStyle.FLOW, ""));
+      v.memoryTraffic(call, delivered);
+    }
+    return new Dag(Objects.toString(c.name(), "") + ": after fusion", List.copyOf(v.nodes.values()), v.edges, v.groups);
+  }
+
+  /** A group per kernel, and a node per call in each kernel that does its work. */
+  private void kernelNodes() {
+    for (Kernel k : composite.kernels()) {
+      int g = groups.size();
+      groups.add(new Group(k.name(), k.grid()));
+      for (String id : k.fusedOps()) {
+        Map<Integer, String> byGroup = copies.computeIfAbsent(id, x -> new LinkedHashMap<>());
+        if (!byGroup.containsKey(g)) {
+          byGroup.put(g, callNode(byGroup.isEmpty() ? callKey(id) : callKey(id) + "@" + g, g, id));
         }
       }
-      String primary = mine.values().iterator().next();
-      for (String t : call.writes()) {
-        String tensor = v.tensorNode(t, true);
-        EdgeStyle style = v.nodes.get(tensor).style() == NodeStyle.TEMP_ELIDED ? EdgeStyle.ELIDED_WRITE : EdgeStyle.FLOW;
-        v.edge(primary, tensor, "", style, "");
+    }
+  }
+
+  /** The nodes of call {@code id}, by group; a call in no kernel gets one node outside them all. */
+  private Map<Integer, String> copies(String id) {
+    return copies.computeIfAbsent(id, x -> new LinkedHashMap<>(Map.of(-1, callNode(x, -1))));
+  }
+
+  /** The edge into each node of the consumer, from the producer's node in the same kernel where there is one. */
+  private void producerConsumer(Edge e) {
+    Map<Integer, String> producers = copies(e.from());
+    tensorNode(e.tensor(), true);
+    String reason = Objects.toString(e.reason(), "");
+    String tooltip = reason.isEmpty() ? "" : e.tensor() + ": " + reason;
+    for (Map.Entry<Integer, String> consumer : copies(e.to()).entrySet()) {
+      String producer = producers.getOrDefault(consumer.getKey(), producers.values().iterator().next());
+      edge(producer, consumer.getValue(), Objects.toString(e.tensor(), ""), e.fused() ? EdgeStyle.FUSED : EdgeStyle.MATERIALISED,
+          tooltip);
+    }
+  }
+
+  /** Reads no producer-consumer edge accounts for (inputs), and the call's writes, from its first node. */
+  private void memoryTraffic(CallNode call, Set<String> delivered) {
+    Map<Integer, String> mine = copies(call.id());
+    for (String t : call.reads()) {
+      if (!delivered.contains(call.id() + "\u0000" + t)) {
+        String tensor = tensorNode(t, true);
+        mine.values().forEach(key -> edge(tensor, key, "", EdgeStyle.FLOW, ""));
       }
     }
-    return new Dag(Objects.toString(c.name(), "") + ": after fusion", List.copyOf(v.nodes.values()), v.edges, groups);
+    String primary = mine.values().iterator().next();
+    for (String t : call.writes()) {
+      String tensor = tensorNode(t, true);
+      EdgeStyle style = nodes.get(tensor).style() == NodeStyle.TEMP_ELIDED ? EdgeStyle.ELIDED_WRITE : EdgeStyle.FLOW;
+      edge(primary, tensor, "", style, "");
+    }
   }
 
   static String callKey(String id) {

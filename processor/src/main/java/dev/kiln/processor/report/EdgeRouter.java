@@ -93,21 +93,26 @@ final class EdgeRouter {
     if (row.isEmpty()) {
       return wanted;
     }
-    List<Integer> gaps = new ArrayList<>();
-    gaps.add(Math.max(LANE, row.get(0).x() - 20));
+    List<int[]> gaps = new ArrayList<>();   // {lowest x, preferred x, highest x}
+    int first = row.get(0).x();
+    gaps.add(new int[] {LANE, Math.max(LANE, first - 20), first - LANE});
     for (int k = 0; k + 1 < row.size(); k++) {
-      gaps.add((row.get(k).right() + row.get(k + 1).x()) / 2);
+      int lo = row.get(k).right() + LANE;
+      int hi = row.get(k + 1).x() - LANE;
+      gaps.add(new int[] {lo, (lo + hi) / 2, hi});
     }
-    gaps.add(Math.min(layout.width() - LANE, row.get(row.size() - 1).right() + 20));
+    int last = row.get(row.size() - 1).right();
+    gaps.add(new int[] {last + LANE, Math.min(layout.width() - LANE, last + 20), layout.width() - LANE});
     int best = 0;
     for (int k = 1; k < gaps.size(); k++) {
-      if (Math.abs(gaps.get(k) - wanted) < Math.abs(gaps.get(best) - wanted)) {
+      if (Math.abs(gaps.get(k)[1] - wanted) < Math.abs(gaps.get(best)[1] - wanted)) {
         best = k;
       }
     }
     int used = lanes.merge(r + ":" + best, 1, Integer::sum) - 1;
     int side = used % 2 == 0 ? 1 : -1;
-    return gaps.get(best) + side * ((used + 1) / 2) * LANE;
+    int[] g = gaps.get(best);
+    return Math.max(g[0], Math.min(g[2], g[1] + side * ((used + 1) / 2) * LANE));
   }
 
   private static Route sideways(Box from, Box to) {

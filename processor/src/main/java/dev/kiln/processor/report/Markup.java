@@ -116,7 +116,8 @@ final class Markup {
         default:
           if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
             b.append(c).append(text.charAt(++i));
-          } else if (Character.isSurrogate(c) || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xFFFE || c == 0xFFFF) {
+          } else if (Character.isSurrogate(c) || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+              || c == 0xFFFE || c == 0xFFFF) {
             b.append('\uFFFD');
           } else {
             b.append(c);

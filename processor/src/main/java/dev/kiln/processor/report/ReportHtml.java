@@ -1,7 +1,11 @@
 package dev.kiln.processor.report;
 
+import dev.kiln.processor.report.Dag.EdgeStyle;
+import dev.kiln.processor.report.Dag.Line;
+import dev.kiln.processor.report.Dag.NodeStyle;
 import dev.kiln.processor.report.FusionReport.Composite;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Writes a {@link FusionReport} as one standalone HTML page: no script, no external style sheet,
@@ -83,14 +87,27 @@ public final class ReportHtml {
 
   private static void legend(Markup out) {
     out.open("p", "class", "legend");
-    swatch(out, "node", "background: " + Dag.NodeStyle.CALL.fill + "; border-color: " + Dag.NodeStyle.CALL.stroke, "call");
-    swatch(out, "node", "border-radius: 50%; background: " + Dag.NodeStyle.INPUT.fill + "; border-color: " + Dag.NodeStyle.INPUT.stroke, "input");
-    swatch(out, "node", "border-radius: 50%; background: " + Dag.NodeStyle.OUTPUT.fill + "; border-color: " + Dag.NodeStyle.OUTPUT.stroke, "output");
-    swatch(out, "node", "border-radius: 50%; border-style: dashed; border-color: " + Dag.NodeStyle.TEMP.stroke, "temporary");
-    swatch(out, "node", "border-radius: 50%; border-style: dotted; border-color: " + Dag.NodeStyle.TEMP_ELIDED.stroke, "temporary, not allocated");
-    swatch(out, "swatch", "border-top-style: dashed; border-color: " + Dag.EdgeStyle.FUSED.color, "fused edge");
-    swatch(out, "swatch", "border-color: " + Dag.EdgeStyle.MATERIALISED.color, "materialised edge (hover for the reason)");
+    nodeSwatch(out, NodeStyle.CALL, "call");
+    nodeSwatch(out, NodeStyle.INPUT, "input");
+    nodeSwatch(out, NodeStyle.OUTPUT, "output");
+    nodeSwatch(out, NodeStyle.TEMP, "temporary");
+    nodeSwatch(out, NodeStyle.TEMP_ELIDED, "temporary, not allocated");
+    edgeSwatch(out, EdgeStyle.FUSED, "fused edge");
+    edgeSwatch(out, EdgeStyle.MATERIALISED, "materialised edge (hover for the reason)");
     out.close("p").newline();
+  }
+
+  private static void nodeSwatch(Markup out, NodeStyle s, String text) {
+    swatch(out, "node", "background: " + s.fill + "; border-color: " + s.stroke + "; border-style: " + css(s.line)
+        + "; border-radius: " + (s.isTensor() ? "50%" : "3px"), text);
+  }
+
+  private static void edgeSwatch(Markup out, EdgeStyle s, String text) {
+    swatch(out, "swatch", "border-color: " + s.color + "; border-top-style: " + css(s.line), text);
+  }
+
+  private static String css(Line line) {
+    return line.name().toLowerCase(Locale.ROOT);
   }
 
   private static void swatch(Markup out, String kind, String style, String text) {

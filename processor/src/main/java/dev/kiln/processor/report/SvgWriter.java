@@ -85,11 +85,13 @@ final class SvgWriter {
     }
     Dag.Group group = dag.groups().get(g);
     int chars = Math.min(DagLayout.MAX_TITLE_CHARS, Math.max(4, (b.w() - 2 * DagLayout.GROUP_PAD) / DagLayout.CHAR_WIDTH));
-    out.open("g", "class", "kernel").element("title", "kernel " + group.name() + (group.grid() == null ? "" : " over " + group.grid()));
+    String title = "kernel " + group.name() + (group.grid() == null ? "" : " over " + group.grid());
+    out.open("g", "class", "kernel").element("title", title);
     out.leaf("rect", "x", num(b.x()), "y", num(b.y()), "width", num(b.w()), "height", num(b.h()), "rx", "12",
         "fill", Dag.GROUP_FILL, "stroke", Dag.GROUP_STROKE, "stroke-width", "1.5");
     int x = b.x() + DagLayout.GROUP_PAD;
-    out.element("text", cut(group.name(), chars), "x", num(x), "y", num(b.y() + 16), "font-weight", "bold", "fill", Dag.GROUP_TEXT,
+    out.element("text", cut(group.name(), chars), "x", num(x), "y", num(b.y() + 16), "font-weight", "bold",
+        "fill", Dag.GROUP_TEXT,
         "stroke", Dag.GROUP_FILL, "stroke-width", "3", "paint-order", "stroke");
     if (group.grid() != null) {
       out.element("text", cut(group.grid(), chars), "x", num(x), "y", num(b.y() + 28), "font-size", "10", "fill", Dag.GROUP_TEXT,
@@ -107,7 +109,8 @@ final class SvgWriter {
     out.leaf("path", "d", route.path(), "fill", "none", "stroke", s.color, "stroke-width", String.valueOf(s.width),
         "stroke-dasharray", dash(s.line), "marker-end", "url(#" + marker(s) + ")");
     if (!e.label().isEmpty()) {
-      out.element("text", cut(e.label(), DagLayout.MAX_CHARS), "x", num(route.labelX()), "y", num(route.labelY() + 4), "text-anchor", "middle",
+      out.element("text", cut(e.label(), DagLayout.MAX_CHARS), "x", num(route.labelX()), "y", num(route.labelY() + 4),
+          "text-anchor", "middle",
           "font-size", "10", "fill", s.color, "stroke", "#ffffff", "stroke-width", "3", "paint-order", "stroke");
     }
     out.close("g").newline();

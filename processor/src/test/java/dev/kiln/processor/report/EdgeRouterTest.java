@@ -2,6 +2,7 @@ package dev.kiln.processor.report;
 
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.kiln.processor.report.DagLayout.Box;
 import dev.kiln.processor.report.FusionReport.Composite;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Routed edges start and end on their nodes and never run under another node. */
 class EdgeRouterTest {
   /** Points along an SVG path made of M, C and L commands with absolute integer coordinates. */
-  private static List<double[]> sample(String path) {
+  static List<double[]> sample(String path) {
     String[] t = path.replace(",", " ").trim().split("\\s+");
     List<double[]> points = new ArrayList<>();
     double x = 0;
@@ -63,24 +64,30 @@ class EdgeRouterTest {
   @Test
   void edgesJoinTheirNodesAndRunOnlyInTheGaps() {
     for (Composite c : List.of(Fixtures.lstm(), Fixtures.softmax())) {
-      for (Dag dag : List.of(DagViews.before(c), DagViews.after(c))) {
-        DagLayout layout = DagLayout.of(dag);
-        Map<Dag.Edge, EdgeRouter.Route> routes = EdgeRouter.route(dag, layout);
-        assertThat(routes).hasSize(dag.edges().size());
-        for (Dag.Edge e : dag.edges()) {
-          List<double[]> points = sample(routes.get(e).path());
-          Box from = layout.box(e.from());
-          Box to = layout.box(e.to());
-          assertWithMessage(dag.title() + ": start of " + e).that(within(points.get(0), from, 1)).isTrue();
-          assertWithMessage(dag.title() + ": end of " + e).that(within(points.get(points.size() - 1), to, 1)).isTrue();
-          for (double[] p : points) {
-            assertWithMessage(dag.title() + ": " + e + " on the canvas").that(p[0] >= 0 && p[0] <= layout.width()).isTrue();
-            for (Dag.Node n : dag.nodes()) {
-              Box b = layout.box(n.key());
-              if (b != from && b != to) {
-                assertWithMessage(dag.title() + ": " + e + " runs under " + n.key()).that(within(p, b, -1)).isFalse();
-              }
-            }
+      checkRoutes(DagViews.before(c));
+      checkRoutes(DagViews.after(c));
+    }
+  }
+
+  /** Every edge of an acyclic picture starts on its source, ends on its target and runs under no other node. */
+  static void checkRoutes(Dag dag) {
+    DagLayout layout = DagLayout.of(dag);
+    Map<Dag.Edge, EdgeRouter.Route> routes = EdgeRouter.route(dag, layout);
+    assertThat(routes).hasSize(dag.edges().size());
+    for (Dag.Edge e : dag.edges()) {
+      List<double[]> points = sample(routes.get(e).path());
+      Box from = layout.box(e.from());
+      Box to = layout.box(e.to());
+      assertWithMessage(dag.title() + ": start of " + e).that(within(points.get(0), from, 1)).isTrue();
+      assertWithMessage(dag.title() + ": end of " + e).that(within(points.get(points.size() - 1), to, 1)).isTrue();
+      for (double[] p : points) {
+        if (p[0] < 0 || p[0] > layout.width()) {
+          fail(dag.title() + ": " + e + " leaves the canvas");
+        }
+        for (Dag.Node n : dag.nodes()) {
+          Box b = layout.box(n.key());
+          if (b != from && b != to && within(p, b, -1)) {
+            fail(dag.title() + ": " + e + " runs under " + n.key());
           }
         }
       }

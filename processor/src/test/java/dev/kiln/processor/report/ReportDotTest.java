@@ -107,6 +107,29 @@ class ReportDotTest {
     assertThat(dot.edges.stream().noneMatch(e -> e.from().equals("tensor:e") || e.from().equals("tensor:s"))).isTrue();
   }
 
+  @Test
+  void aCallRecomputedInTwoKernelsGetsANodeInEach() {
+    Composite c = new Composite("twice",
+        List.of(new CallNode("scale#0", "p.Ops.scale", 1, List.of("x"), List.of("t")),
+            new CallNode("sum#1", "p.Ops.rowSum", 2, List.of("t"), List.of("s")),
+            new CallNode("div#2", "p.Ops.div", 3, List.of("t", "s"), List.of("y"))),
+        List.of(new Tensor("x", "in", "[N, C]", false), new Tensor("y", "out", "[N, C]", false),
+            new Tensor("t", "temp", "[N, C]", false), new Tensor("s", "temp", "[N]", true)),
+        List.of(new FusionReport.Kernel("k0", List.of("scale#0", "sum#1"), "[n < N]", List.of("x"), List.of("s")),
+            new FusionReport.Kernel("k1", List.of("scale#0", "div#2"), "[n < N, c < C]", List.of("x", "s"), List.of("y"))),
+        List.of(new FusionReport.Edge("scale#0", "sum#1", "t", true, "prologue"),
+            new FusionReport.Edge("scale#0", "div#2", "t", true, "recomputed: cheap"),
+            new FusionReport.Edge("sum#1", "div#2", "s", false, "a reduction finishes first")));
+    DotChecker dot = DotChecker.parse(ReportDot.after(c));
+    assertThat(dot.nodes.get("call:scale#0").cluster()).isEqualTo("cluster_0");
+    assertThat(dot.nodes.get("call:scale#0@1").cluster()).isEqualTo("cluster_1");
+    assertThat(dot.edges.stream().anyMatch(e -> e.from().equals("call:scale#0@1") && e.to().equals("call:div#2"))).isTrue();
+    assertThat(dot.edges.stream().filter(e -> e.from().equals("tensor:x")).map(DotChecker.Edge::to).toList())
+        .containsExactly("call:scale#0", "call:scale#0@1");
+    assertThat(dot.edges.stream().filter(e -> e.to().equals("tensor:t")).map(DotChecker.Edge::from).toList())
+        .containsExactly("call:scale#0");
+  }
+
   /** Names no Java identifier has, to show that quoting and escaping hold. */
   private static Composite awkward() {
     return new Composite("we\"ird", List.of(new CallNode("f\"#0", "p.Q.f", 3, List.of("a\\b"), List.of("{x}"))),
