@@ -1,4 +1,4 @@
-package dev.kiln.sample.fusion;
+package dev.kiln.sample;
 
 import dev.kiln.Dim;
 import dev.kiln.Operator;
