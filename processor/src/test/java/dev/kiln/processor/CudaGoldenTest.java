@@ -68,6 +68,24 @@ class CudaGoldenTest {
     assertThat(cu).contains("extern \"C\" __global__ void sigmoid_map(long long n, const float* __restrict__ x, long long x_length, float* __restrict__ out) {");
   }
 
+  /**
+   * A kernel has C linkage, so one named after a C function of the CUDA headers would not compile:
+   * it is renamed, and so is a parameter of such a name. With nvcc on the machine the processor
+   * compiles the source, so success here means nvcc accepted it.
+   */
+  @Test
+  void kernelsNamedLikeCFunctionsAreRenamed() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor())
+        .compile(JavaFileObjects.forResource("ir/CNames.java"));
+    assertThat(c).succeeded();
+    String cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/CNames.cu").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(cu).contains("extern \"C\" __global__ void exp_(");
+    assertThat(cu).contains("extern \"C\" __global__ void div_(");
+    assertThat(cu).contains("float* __restrict__ printf_)");
+    assertThat(cu).doesNotContain("void exp(");
+  }
+
   @Test
   void aFailingNvccIsABuildErrorShowingItsMessage(@TempDir Path dir) throws IOException {
     Path fake = dir.resolve("nvcc");

@@ -1,0 +1,146 @@
+package dev.kiln.lib;
+
+import dev.kiln.Dim;
+import dev.kiln.KMath;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Shape;
+
+/**
+ * Row operators on a row-major {@code [B, N]} matrix: reductions of each row (one worker per row, a
+ * sequential loop over the row) and broadcasts of a per-row ({@code [B]}) or per-column ({@code
+ * [N]}) vector over it (one worker per element).
+ */
+public final class Rows {
+  private Rows() {}
+
+  /** {@code out[b] = max over n of x[b, n]} ({@code -Infinity} for an empty row). */
+  @Operator
+  public static void rowMax(
+      @Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int n = 0; n < N; n++) {
+        m = KMath.max(m, x[b * N + n]);
+      }
+      out[b] = m;
+    }
+  }
+
+  /** {@code out[b] = sum over n of x[b, n]}, added in order of n. */
+  @Operator
+  public static void rowSum(
+      @Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s;
+    }
+  }
+
+  /** {@code out[b] = (sum over n of x[b, n]) / N} ({@code NaN} for an empty row). */
+  @Operator
+  public static void rowMean(
+      @Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int n = 0; n < N; n++) {
+        s += x[b * N + n];
+      }
+      out[b] = s / N;
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] + r[b]}. */
+  @Operator
+  public static void addRow(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("B") float[] r,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] + r[b];
+      }
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] - r[b]}. */
+  @Operator
+  public static void subRow(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("B") float[] r,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] - r[b];
+      }
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] * r[b]}. */
+  @Operator
+  public static void mulRow(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("B") float[] r,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * r[b];
+      }
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] / r[b]}. */
+  @Operator
+  public static void divRow(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("B") float[] r,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] / r[b];
+      }
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] + v[n]}. */
+  @Operator
+  public static void addCols(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("N") float[] v,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] + v[n];
+      }
+    }
+  }
+
+  /** {@code out[b, n] = x[b, n] * v[n]}. */
+  @Operator
+  public static void mulCols(
+      @Dim int B,
+      @Dim int N,
+      @Shape("B, N") float[] x,
+      @Shape("N") float[] v,
+      @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[b * N + n] = x[b * N + n] * v[n];
+      }
+    }
+  }
+}
