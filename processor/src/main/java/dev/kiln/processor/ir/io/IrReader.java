@@ -52,6 +52,9 @@ public final class IrReader {
       String owner = c.text("the operator's class");
       String name = c.text("the operator's name");
       OperatorKind kind = c.choice(OperatorKind.class, "operator kind (elementwise or grid)");
+      if (kind == OperatorKind.COMPOSITE) {
+        throw c.error("unknown operator kind (elementwise or grid) 'composite': composites are not written as IR");
+      }
       c.end();
       factory.startOperator();
       OperatorReader op = new OperatorReader(factory, owner, name, kind, c.lineNumber());
