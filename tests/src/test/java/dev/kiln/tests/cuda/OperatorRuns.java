@@ -4,7 +4,12 @@ import dev.kiln.Dim;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Shape;
+import dev.kiln.tests.fusion.AcrossJars;
 import dev.kiln.tests.fusion.Composites;
+import dev.kiln.tests.fusion.Edges;
+import dev.kiln.tests.fusion.Graphs;
+import dev.kiln.tests.fusion.Layouts;
+import dev.kiln.tests.fusion.Loops;
 import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.ops.Layout;
@@ -33,7 +38,7 @@ import org.junit.jupiter.api.DynamicTest;
 final class OperatorRuns {
   static final List<Class<?>> OPERATOR_CLASSES = List.of(
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
-      Prims.class, Composites.class);
+      Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class);
   private static final int[] SIZES = {37, 130};
 
   private OperatorRuns() {}

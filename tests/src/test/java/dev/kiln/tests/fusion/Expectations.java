@@ -10,9 +10,16 @@ import java.util.stream.Stream;
 final class Expectations {
   private Expectations() {}
 
-  static final List<Class<?>> OWNERS = List.of(Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class);
+  static final List<Class<?>> OWNERS = List.of(Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class);
 
   static final List<Expected> ALL = List.of(
+      // AcrossJars: the callees come from the standard library's jar, through their IR
+      one(AcrossJars.class, "softmax", "the library's row primitives fuse like source ones: three row passes",
+          "rowMax#1", "subRow#1", "exp#1", "rowSum#1", "divRow#1"),
+      one(AcrossJars.class, "denseReluT", "relu and the transposed store are the dot product's epilogue",
+          "affine#1", "relu#1", "transpose#1"),
+      one(AcrossJars.class, "ovl", "OVL's example from the library's split, add, mul and concat",
+          "split2#1", "add#1", "add#2", "mul#1", "concat2#1"),
       // Composites
       one(Composites.class, "lstmCell", "every call is elementwise over [B, H] after inverting split4's pattern",
           "split4#1", "addScalar#1", "sigmoidMap#1", "sigmoidMap#2", "tanhMap#1", "mul#1", "mul#2", "add#1",
