@@ -270,7 +270,7 @@ public final class Merger {
       if (s instanceof Stmt.Accumulate a && a.array() == t) {
         return "'" + t.name() + "' is a @Reduce result of " + inst.id();
       }
-      if (s instanceof Stmt.Loop l && writesIn(l.body(), t)) {
+      if (s instanceof Stmt.Loop l && DeadStores.writes(l.body(), t)) {
         return inst.id() + " writes '" + t.name() + "' inside a sequential loop";
       }
       if (s instanceof Stmt.Store st && st.array() == t && !Cost.loopFree(st.value(), st.guard(), st.index())) {
@@ -278,16 +278,6 @@ public final class Merger {
       }
     }
     return null;
-  }
-
-  private static boolean writesIn(List<Stmt> body, Param.Array t) {
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Store st && st.array() == t || s instanceof Stmt.Accumulate a && a.array() == t
-          || s instanceof Stmt.Loop l && writesIn(l.body(), t)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static void countLoads(List<Stmt> body, Map<Param.Array, Integer> uses, Set<Expr> seen) {
