@@ -17,6 +17,7 @@ import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.fusion.FusionPrinter;
 import dev.kiln.processor.fusion.Merger;
 import dev.kiln.processor.fusion.ReportBuilder;
+import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.report.FusionReport;
 import dev.kiln.processor.report.ReportHtml;
@@ -79,12 +80,6 @@ final class OperatorProcessingStep {
         }
       }
     }
-    if (gradient != null) {
-      for (Element e : round.getElementsAnnotatedWith(gradient)) {
-        String of = Annotations.stringValue(Annotations.mirror(e, Annotations.GRADIENT), "of");
-        reporter.warning(e, Message.GRADIENT_NOT_YET, of);
-      }
-    }
     FrontEnd frontEnd = new FrontEnd(trees, elements, filer, reporter);
     for (Map.Entry<TypeElement, List<ExecutableElement>> c : byClass.entrySet()) {
       processClass(frontEnd, c.getKey(), c.getValue());
@@ -117,6 +112,7 @@ final class OperatorProcessingStep {
     if (!ok) {
       return; // generate nothing for a class with errors
     }
+    Gradients gradients = new Gradients(frontEnd, reporter);
     String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
     String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
     String resourceBase = (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + base;
@@ -134,14 +130,27 @@ final class OperatorProcessingStep {
           compiled.add(op);
         }
       }
+      Gradients.Result derived = gradients.derive(operators, methods, names);
+      compiled.addAll(derived.elementwise());
+      List<FusionPlan> gradientPlans = new ArrayList<>();
+      for (CompositeIr gradient : derived.composites()) {
+        FusionPlan plan = Merger.plan(gradient, k -> kernelName(gradient.name(), k, names));
+        gradientPlans.add(plan);
+        plan.kernels().forEach(k -> compiled.add(k.ir()));
+      }
       CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
-      JavaFile file = KernelsWriter.write(owner, pkg, compiled, plans, cuda.kernels(), resourceBase);
+      List<FusionPlan> allPlans = new ArrayList<>(plans);
+      allPlans.addAll(gradientPlans);
+      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators, plans);
+      if (!derived.elementwise().isEmpty() || !gradientPlans.isEmpty()) {
+        write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.elementwise(), gradientPlans), owner);
+      }
       // composites are not written: another module calls their generated launchers, it does not fuse into them
       writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
-      if (!plans.isEmpty()) {
-        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), plans);
+      if (!allPlans.isEmpty()) {
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans);
         write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
         write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
       }
@@ -241,6 +250,18 @@ final class OperatorProcessingStep {
     try (Writer w = file.openWriter()) {
       w.write(IrWriter.write(operators));
     }
+  }
+
+  /** The derived gradients: elementwise ones as operators, the others as composites before and after fusion. */
+  private static String gradientListing(TypeElement owner, List<OperatorIr> elementwise, List<FusionPlan> plans) {
+    StringBuilder b = new StringBuilder("# Kiln gradients of " + owner.getQualifiedName() + ", derived by the Kiln processor.\n");
+    for (OperatorIr op : elementwise) {
+      b.append('\n').append(IrPrinter.print(op));
+    }
+    for (FusionPlan plan : plans) {
+      b.append('\n').append(FusionPrinter.print(plan));
+    }
+    return b.toString();
   }
 
   private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans) throws IOException {

@@ -90,10 +90,6 @@ public enum Message {
           + " from composite operators, whose body (without @Parallel loops) holds only"
           + " temporaries, int sizes and operator calls"),
   ARGUMENT_MISMATCH("KILN028", "call to '%s': %s"),
-  GRADIENT_NOT_YET(
-      "KILN029",
-      "@Gradient(of = \"%s\") is accepted but not used yet: gradients are not implemented in this"
-          + " version of Kiln"),
   ELEMENTWISE_LOOP(
       "KILN030",
       "%s is not supported in an elementwise operator; loops and arrays belong in grid operators"),
@@ -136,6 +132,19 @@ public enum Message {
       "KILN042",
       "the call to '%s' writes '%s' after '%s' read it; in a composite every array is written"
           + " before it is read (write the new values to a new temporary)"),
+  GRADIENT_UNAVAILABLE(
+      "KILN043",
+      "'%s' gets no derived gradient: %s. Write one with @Gradient(of = \"%s\") if you need it"),
+  GRADIENT_UNKNOWN_TARGET(
+      "KILN044",
+      "@Gradient(of = \"%s\"): this class has no @Operator named '%s'"),
+  GRADIENT_SIGNATURE(
+      "KILN045",
+      "@Gradient(of = \"%s\") must have the parameters and result of the derived gradient: %s"),
+  GRADIENT_NAME_TAKEN(
+      "KILN046",
+      "the gradient of '%s' would be named '%s', which another method of this class already has;"
+          + " rename one of them, or mark it @Gradient(of = \"%s\")"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

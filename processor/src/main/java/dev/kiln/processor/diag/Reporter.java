@@ -35,6 +35,10 @@ public final class Reporter {
     messager.printMessage(Diagnostic.Kind.NOTE, message.format(args), element);
   }
 
+  public void note(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
+    report(Diagnostic.Kind.NOTE, tree, unit, message, args);
+  }
+
   public void warning(Element element, Message message, Object... args) {
     messager.printMessage(Diagnostic.Kind.WARNING, message.format(args), element);
   }

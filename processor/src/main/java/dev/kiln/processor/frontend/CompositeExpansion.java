@@ -15,7 +15,7 @@ import java.util.function.Function;
  * arrays, sizes and scalars. The callee's temporaries become the caller's, renamed
  * {@code <callee>_<name>} (with a number when that name is taken).
  */
-final class CompositeExpansion {
+public final class CompositeExpansion {
   private final CompositeIr callee;
   private final Map<String, Poly> dims;
   private final List<CompositeIr.Arg> args;
@@ -25,7 +25,7 @@ final class CompositeExpansion {
   private final Function<String, String> ids;
   private final java.util.Set<String> taken;
 
-  CompositeExpansion(CompositeIr callee, Map<String, Poly> dims, List<CompositeIr.Arg> args,
+  public CompositeExpansion(CompositeIr callee, Map<String, Poly> dims, List<CompositeIr.Arg> args,
       Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, Tree site, long line, Function<String, String> ids) {
     this.taken = taken;
     this.callee = callee;
@@ -37,7 +37,7 @@ final class CompositeExpansion {
     this.ids = ids;
   }
 
-  void expandInto(List<CompositeIr.Call> calls) {
+  public void expandInto(List<CompositeIr.Call> calls) {
     Map<String, CompositeIr.Arg> byParam = new HashMap<>();
     List<Param> params = callee.signature().params();
     for (int i = 0; i < params.size(); i++) {

@@ -19,9 +19,9 @@ import java.util.function.IntUnaryOperator;
  * a hook that may replace it (so a load of a fused tensor becomes its producer's value). Each node
  * is rebuilt once, so sharing survives.
  */
-final class ExprMapper {
+public final class ExprMapper {
   /** Replaces a rebuilt load, or returns it unchanged. */
-  interface LoadHook {
+  public interface LoadHook {
     Expr apply(Expr.Load rebuilt);
   }
 
@@ -34,7 +34,7 @@ final class ExprMapper {
   private final LoadHook loads;
   private final Map<Expr, Expr> memo = new HashMap<>();
 
-  ExprMapper(ExprFactory f, Map<Expr.Var, Expr> vars, Function<Param.Scalar, Expr> scalars,
+  public ExprMapper(ExprFactory f, Map<Expr.Var, Expr> vars, Function<Param.Scalar, Expr> scalars,
       Function<Param.Array, Param.Array> arrays, IntUnaryOperator scopes, Expr extraGuard, LoadHook loads) {
     this.f = f;
     this.vars = vars;
@@ -50,7 +50,7 @@ final class ExprMapper {
     return new ExprMapper(f, Map.of(), f::scalar, a -> a, s -> s, null, loads);
   }
 
-  Expr map(Expr e) {
+  public Expr map(Expr e) {
     Expr done = memo.get(e);
     if (done != null) {
       return done;
@@ -82,7 +82,7 @@ final class ExprMapper {
   }
 
   /** The statements mapped; loop ids go through the scope map, loop variables through the variable map. */
-  List<Stmt> map(List<Stmt> body) {
+  public List<Stmt> map(List<Stmt> body) {
     List<Stmt> out = new ArrayList<>();
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st) {

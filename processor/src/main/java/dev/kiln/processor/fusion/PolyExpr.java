@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /** A size polynomial over a composite's {@code @Dim}s as an int expression. */
-final class PolyExpr {
+public final class PolyExpr {
   private PolyExpr() {}
 
-  static Expr of(ExprFactory f, Poly p, Map<String, Param.Scalar> dims) {
+  public static Expr of(ExprFactory f, Poly p, Map<String, Param.Scalar> dims) {
     Expr sum = f.integral(ScalarType.INT, 0);
     for (Map.Entry<List<String>, Long> t : p.terms().entrySet()) {
       Expr term = f.integral(ScalarType.INT, t.getValue());

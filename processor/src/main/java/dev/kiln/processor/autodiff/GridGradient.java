@@ -1,0 +1,125 @@
+package dev.kiln.processor.autodiff;
+
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The derived gradient of a grid operator {@code f}, as a composite {@code fGrad} for the merger to
+ * fuse: an adjoint kernel over the forward grid ({@link ReverseSweep}) that stores the adjoint of
+ * every read, then one gather per floating-point input ({@link Gather}). Its parameters are
+ * {@code f}'s (outputs now read), one upstream gradient per floating-point output, then one
+ * gradient per floating-point input array, which it overwrites.
+ */
+public final class GridGradient {
+  private GridGradient() {}
+
+  /** Whether {@code op} has anything to differentiate: a floating-point input array and output. */
+  public static boolean applies(OperatorIr op) {
+    return op.kind() == OperatorKind.GRID && !wrt(op).isEmpty() && !outputs(op).isEmpty();
+  }
+
+  static List<Param.Array> wrt(OperatorIr op) {
+    return op.arrays().stream().filter(a -> a.role() == ArrayRole.IN && a.elementType().isFloating()).toList();
+  }
+
+  static List<Param.Array> outputs(OperatorIr op) {
+    return op.arrays().stream().filter(a -> a.role() != ArrayRole.IN && a.elementType().isFloating()).toList();
+  }
+
+  /** The gradient composite of {@code op}; call only when {@link #applies}. */
+  public static CompositeIr derive(OperatorIr op) throws NotDifferentiable {
+    ExprFactory f = new ExprFactory();
+    f.startOperator();
+    Set<String> taken = new HashSet<>();
+    op.params().forEach(p -> taken.add(p.name()));
+    List<Param> sig = new ArrayList<>();
+    Map<Param.Array, Param.Array> outputsIn = new HashMap<>();
+    for (Param p : op.params()) {
+      if (p instanceof Param.Array a && a.role() != ArrayRole.IN) {
+        Param.Array in = new Param.Array(a.name(), a.position(), a.elementType(), a.shape(), ArrayRole.IN);
+        outputsIn.put(a, in);
+        sig.add(in);
+      } else {
+        sig.add(p);
+      }
+    }
+    List<Param> forwardPart = List.copyOf(sig);
+    Map<Param.Array, Param.Array> upstream = new LinkedHashMap<>();
+    for (Param.Array out : outputs(op)) {
+      Param.Array d = new Param.Array(GradientNames.gradient(out.name(), taken), sig.size(), out.elementType(),
+          out.shape(), ArrayRole.IN);
+      upstream.put(out, d);
+      sig.add(d);
+    }
+    Map<Param.Array, Param.Array> grads = new LinkedHashMap<>();
+    for (Param.Array x : wrt(op)) {
+      Param.Array d = new Param.Array(GradientNames.gradient(x.name(), taken), sig.size(), x.elementType(),
+          x.shape(), ArrayRole.OUT);
+      grads.put(x, d);
+      sig.add(d);
+    }
+    ReverseSweep sweep = new ReverseSweep(f, op, new LinkedHashSet<>(grads.keySet()), upstream, outputsIn);
+    List<Stmt> adjointBody = sweep.run();
+    List<Occurrence> occurrences = sweep.occurrences();
+
+    String name = GradientNames.launcher(op.name());
+    CompositeBuilder b = new CompositeBuilder(name, op.owner(), sig);
+    List<Param> adjointParams = new ArrayList<>(forwardPart);
+    adjointParams.addAll(upstream.values());
+    occurrences.forEach(o -> adjointParams.add(o.temp()));
+    OperatorIr adjoint = new OperatorIr(op.owner(), op.name() + "$adjoint", OperatorKind.GRID, adjointParams, null, null,
+        op.grid(), adjointBody, Map.of());
+    for (Occurrence o : occurrences) {
+      b.temp(o.temp().name(), o.temp().elementType(), o.temp().shape().length(), o.origin());
+    }
+    if (!occurrences.isEmpty()) {
+      b.call(adjoint, Map.of());
+    }
+    Map<String, Param.Scalar> sizes = new HashMap<>();
+    op.scalars().forEach(s -> sizes.put(s.name(), s));
+    Gather gather = new Gather(f, op, sizes);
+    for (Map.Entry<Param.Array, Param.Array> g : grads.entrySet()) {
+      List<Param> params = new ArrayList<>();
+      op.scalars().stream().filter(s -> s.type().isIntegral()).forEach(params::add);
+      Map<Occurrence, Param.Array> reads = new LinkedHashMap<>();
+      List<Occurrence> mine = new ArrayList<>();
+      for (Occurrence o : occurrences) {
+        if (o.array().equals(g.getKey())) {
+          Param.Array in = new Param.Array(o.temp().name(), -1, o.temp().elementType(), o.temp().shape(), ArrayRole.IN);
+          reads.put(o, in);
+          mine.add(o);
+        }
+      }
+      List<Param> extra = new ArrayList<>();
+      OperatorIr gatherOp = gather.build(op.name() + "$" + g.getValue().name(), g.getKey(), g.getValue(), mine, reads, extra);
+      params.addAll(extra);
+      params.addAll(reads.values());
+      params.add(g.getValue());
+      gatherOp = new OperatorIr(gatherOp.owner(), gatherOp.name(), gatherOp.kind(), params, null, null, gatherOp.grid(),
+          gatherOp.body(), Map.of());
+      Map<String, Poly> extents = new HashMap<>();
+      for (int d = 0; d < gatherOp.grid().size(); d++) {
+        Param.Scalar e = gatherOp.grid().get(d).extent();
+        if (extra.contains(e)) {
+          extents.put(e.name(), g.getKey().shape().extents().get(d));
+        }
+      }
+      b.call(gatherOp, extents);
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,423 @@
+package dev.kiln.processor.autodiff;
+
+import dev.kiln.processor.fusion.ExprMapper;
+import dev.kiln.processor.fusion.PolyExpr;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.MathFn;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * Reverse mode over one grid worker: the body of the <em>adjoint kernel</em>, which runs on the
+ * forward grid, recomputes the forward values it needs, and stores, for every read of an array the
+ * gradient is taken with respect to, the adjoint of that read (see {@link Occurrence}).
+ *
+ * <p>Within a level (the worker's top level or one sequential loop) nodes are visited in reverse
+ * creation order, which is a reverse topological order of the DAG. A sequential loop is visited
+ * when every user of its results has been: its carried values must be sums ({@code acc += t},
+ * {@code acc -= t}) or running maxima/minima ({@code m = max(m, t)}), so the adjoint of {@code t} in
+ * every iteration is known from the adjoint of the loop's result (a sum passes it unchanged; a
+ * maximum passes it to the iterations that attain it). A <em>reverse loop</em> over the same range
+ * then stores the adjoints of the reads inside it and sums, as carried values, what flows out of it
+ * to values computed outside.
+ */
+final class ReverseSweep {
+  private final ExprFactory f;
+  private final Derivatives rules;
+  private final OperatorIr op;
+  private final Levels levels;
+  private final Map<Param.Array, Param.Array> upstream;
+  private final Map<Param.Array, Param.Array> outputsIn;
+  private final Map<String, Param.Scalar> sizes = new HashMap<>();
+  private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
+  private final Map<OccKey, Object> origins = new HashMap<>();
+  private final List<Occurrence> occurrences = new ArrayList<>();
+  private int nextLoopId;
+
+  private record OccKey(Param.Array array, Expr index, Stmt.Loop level) {}
+
+  ReverseSweep(ExprFactory f, OperatorIr op, Set<Param.Array> wrt, Map<Param.Array, Param.Array> upstream,
+      Map<Param.Array, Param.Array> outputsIn) {
+    this.f = f;
+    this.rules = new Derivatives(f);
+    this.op = op;
+    this.levels = new Levels(op.body(), wrt);
+    this.upstream = upstream;
+    this.outputsIn = outputsIn;
+    op.scalars().forEach(s -> sizes.put(s.name(), s));
+    nextLoopId = maxLoopId(op.body()) + 1;
+  }
+
+  /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
+  List<Stmt> run() throws NotDifferentiable {
+    Context top = new Context(null, null, null);
+    return sweep(top, op.body(), Map.of(), new LinkedHashMap<>());
+  }
+
+  List<Occurrence> occurrences() {
+    return occurrences;
+  }
+
+  // ---- one level ----
+
+  /** What the reverse pass knows while it builds the code of one level. */
+  private final class Context {
+    final Context parent;
+    final Stmt.Loop forward;
+    final Expr.Var reverseIndex;
+    final int reverseId;
+    final Map<Expr.Var, Expr> vars = new HashMap<>();
+    final Map<Integer, Integer> open = new HashMap<>();
+    final Map<Integer, Integer> copies = new HashMap<>();
+    ExprMapper levelMapper;
+    ExprMapper copyMapper;
+
+    Context(Context parent, Stmt.Loop forward, Expr.Var reverseIndex) {
+      this.parent = parent;
+      this.forward = forward;
+      this.reverseIndex = reverseIndex;
+      this.reverseId = forward == null ? 0 : nextLoopId++;
+      if (parent != null) {
+        vars.putAll(parent.vars);
+        open.putAll(parent.open);
+        vars.put(forward.index(), reverseIndex);
+        open.put(forward.id(), reverseId);
+      }
+    }
+
+    void seal() {
+      levelMapper = new ExprMapper(f, vars, f::scalar, a -> a, id -> open.getOrDefault(id, reverseId), null, null);
+      copyMapper = new ExprMapper(f, vars, f::scalar, a -> a,
+          id -> copies.getOrDefault(id, open.getOrDefault(id, reverseId)), null, null);
+    }
+
+    Expr map(Expr e) {
+      return levelMapper.map(e);
+    }
+  }
+
+  private List<Stmt> sweep(Context ctx, List<Stmt> stmts, Map<Expr, Expr> seeds, Map<Expr, Expr> escapes)
+      throws NotDifferentiable {
+    List<Stmt> valueLoops = valueLoops(stmts);
+    prepareCopies(ctx, valueLoops);
+    ctx.seal();
+    List<Stmt> out = new ArrayList<>(ctx.copyMapper.map(valueLoops));
+
+    Map<Expr, Expr> adj = new HashMap<>();
+    Set<Expr> done = new HashSet<>();
+    PriorityQueue<Item> queue = new PriorityQueue<>(Comparator.comparingLong(Item::key).reversed());
+    Level level = new Level(ctx, adj, escapes, queue, done);
+    for (Map.Entry<Expr, Expr> s : seeds.entrySet()) {
+      level.contribute(s.getKey(), s.getValue());
+    }
+    seedStores(level, stmts);
+    long first = Long.MAX_VALUE;
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Loop l) {
+        long key = l.carried().isEmpty() ? first-- : 2L * minResultId(l) - 1;
+        queue.add(new Item(key, null, l));
+      }
+    }
+    while (!queue.isEmpty()) {
+      Item item = queue.poll();
+      if (item.loop() != null) {
+        Stmt.Loop reverse = reverseLoop(level, item.loop());
+        if (!reverse.body().isEmpty() || !reverse.carried().isEmpty()) {
+          out.add(reverse);
+        }
+      } else {
+        node(level, item.node());
+      }
+    }
+    out.addAll(storeOccurrences(ctx));
+    return out;
+  }
+
+  private record Item(long key, Expr node, Stmt.Loop loop) {}
+
+  /** The adjoints of one level being built. */
+  private final class Level {
+    final Context ctx;
+    final Map<Expr, Expr> adj;
+    final Map<Expr, Expr> escapes;
+    final PriorityQueue<Item> queue;
+    final Set<Expr> done;
+
+    Level(Context ctx, Map<Expr, Expr> adj, Map<Expr, Expr> escapes, PriorityQueue<Item> queue, Set<Expr> done) {
+      this.ctx = ctx;
+      this.adj = adj;
+      this.escapes = escapes;
+      this.queue = queue;
+      this.done = done;
+    }
+
+    void contribute(Expr node, Expr a) {
+      if (!levels.active(node)) {
+        return;
+      }
+      Expr typed = f.cast(node.type(), a);
+      if (levels.level(node) != ctx.forward) {
+        escapes.merge(node, typed, ReverseSweep.this::add);
+        return;
+      }
+      if (done.contains(node)) {
+        throw new IllegalStateException("adjoint of a node reached after it was propagated: " + node.id());
+      }
+      Expr before = adj.merge(node, typed, ReverseSweep.this::add);
+      if (before == typed) {
+        queue.add(new Item(2L * node.id(), node, null));
+      }
+    }
+  }
+
+  private Expr add(Expr a, Expr b) {
+    return f.binary(BinaryOp.ADD, a, b, -1);
+  }
+
+  private void node(Level level, Expr n) throws NotDifferentiable {
+    level.done.add(n);
+    Expr a = level.adj.get(n);
+    if (n instanceof Expr.Load l) {
+      OccKey key = new OccKey(l.array(), l.index(), level.ctx.forward);
+      Expr masked = f.select(l.guard(), a, f.constant(a.type(), 0));
+      adjoints.merge(key, masked, this::add);
+      origins.putIfAbsent(key, level.ctx.forward == null ? null : level.ctx.forward.origin());
+      return;
+    }
+    if (n instanceof Expr.Var v) {
+      if (v.kind() == Expr.VarKind.CARRIED) {
+        throw new NotDifferentiable("the loop-carried value '" + v.name() + "' is used inside its loop other than"
+            + " to update itself; Kiln differentiates loops whose carried values are sums (acc += ...) or"
+            + " running maxima or minima", level.ctx.forward == null ? null : level.ctx.forward.origin());
+      }
+      return; // a loop result: its loop takes the adjoint
+    }
+    for (Derivatives.Share s : rules.of(n, a)) {
+      level.contribute(s.operand(), s.adjoint());
+    }
+  }
+
+  // ---- seeds: what the worker writes ----
+
+  private void seedStores(Level level, List<Stmt> stmts) throws NotDifferentiable {
+    for (int i = 0; i < stmts.size(); i++) {
+      Stmt s = stmts.get(i);
+      if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
+        Expr guard = st.guard();
+        for (int j = i + 1; j < stmts.size(); j++) {
+          if (stmts.get(j) instanceof Stmt.Store later && later.array() == st.array() && later.index() == st.index()) {
+            guard = f.binary(BinaryOp.LAND, guard, f.unary(dev.kiln.processor.ir.UnaryOp.NOT, later.guard()), -1);
+          }
+        }
+        Expr dy = f.load(upstream.get(st.array()), st.index(), guard, scopeOf(level.ctx));
+        level.contribute(st.value(), dy);
+      } else if (s instanceof Stmt.Accumulate ac && upstream.containsKey(ac.array())) {
+        Expr dy = f.load(upstream.get(ac.array()), ac.index(), ac.guard(), scopeOf(level.ctx));
+        if (ac.op() == ReduceKind.SUM) {
+          level.contribute(ac.value(), dy);
+        } else if (ac.op() == ReduceKind.MAX || ac.op() == ReduceKind.MIN) {
+          Expr y = f.load(outputsIn.get(ac.array()), ac.index(), ac.guard(), scopeOf(level.ctx));
+          Expr attains = f.binary(BinaryOp.EQ, f.cast(y.type(), ac.value()), y, -1);
+          level.contribute(ac.value(), f.select(attains, dy, f.constant(dy.type(), 0)));
+        } else {
+          throw new NotDifferentiable("'" + ac.array().name() + "' is a @Reduce product; Kiln derives gradients of"
+              + " sums, maxima and minima", ac.origin());
+        }
+      }
+    }
+  }
+
+  private static int scopeOf(Context ctx) {
+    return ctx.forward == null ? 0 : ctx.forward.id();
+  }
+
+  // ---- sequential loops ----
+
+  private Stmt.Loop reverseLoop(Level outer, Stmt.Loop loop) throws NotDifferentiable {
+    Map<Expr, Expr> innerSeeds = new LinkedHashMap<>();
+    Set<Expr.Var> phis = new HashSet<>();
+    loop.carried().forEach(c -> phis.add(c.phi()));
+    for (Stmt.Carried c : loop.carried()) {
+      Expr aR = outer.adj.get(c.result());
+      outer.done.add(c.result());
+      if (aR == null) {
+        continue;
+      }
+      carried(outer, loop, c, aR, phis, innerSeeds);
+    }
+    Expr.Var index = f.newVar(loop.index().name(), loop.index().type(), Expr.VarKind.LOOP_INDEX);
+    Context ctx = new Context(outer.ctx, loop, index);
+    Map<Expr, Expr> escapes = new LinkedHashMap<>();
+    List<Stmt> body = sweep(ctx, loop.body(), innerSeeds, escapes);
+    List<Stmt.Carried> sums = new ArrayList<>();
+    for (Map.Entry<Expr, Expr> e : escapes.entrySet()) {
+      ScalarType t = e.getKey().type();
+      Expr.Var phi = f.newVar("adj", t, Expr.VarKind.CARRIED);
+      Expr.Var result = f.newVar("adj", t, Expr.VarKind.LOOP_RESULT);
+      levels.register(phi, loop);
+      levels.register(result, levels.parentOf(loop));
+      sums.add(new Stmt.Carried(phi, f.constant(t, 0), add(phi, ctx.map(e.getValue())), result));
+    }
+    Stmt.Loop reverse = new Stmt.Loop(ctx.reverseId, index, outer.ctx.map(loop.lo()), outer.ctx.map(loop.hi()),
+        loop.step(), outer.ctx.map(loop.guard()), sums, body, loop.origin());
+    int k = 0;
+    for (Map.Entry<Expr, Expr> e : escapes.entrySet()) {
+      outer.contribute(e.getKey(), sums.get(k++).result());
+    }
+    return reverse;
+  }
+
+  private void carried(Level outer, Stmt.Loop loop, Stmt.Carried c, Expr aR, Set<Expr.Var> phis,
+      Map<Expr, Expr> innerSeeds) throws NotDifferentiable {
+    Expr next = c.next();
+    Expr.Var phi = c.phi();
+    if (next == phi) {
+      return;
+    }
+    Expr term = null;
+    boolean negate = false;
+    boolean extremum = false;
+    if (next instanceof Expr.Binary b && (b.op() == BinaryOp.ADD || b.op() == BinaryOp.SUB)) {
+      if (b.left() == phi) {
+        term = b.right();
+        negate = b.op() == BinaryOp.SUB;
+      } else if (b.right() == phi && b.op() == BinaryOp.ADD) {
+        term = b.left();
+      }
+    } else if (next instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
+      extremum = true;
+      term = call.args().get(0) == phi ? call.args().get(1) : call.args().get(1) == phi ? call.args().get(0) : null;
+    }
+    if (term == null || Levels.dependsOn(term, phis, new HashMap<>())) {
+      throw new NotDifferentiable("the loop-carried value '" + phi.name() + "' is updated in a way Kiln cannot"
+          + " differentiate; Kiln differentiates loops whose carried values are sums (acc += ...) or running"
+          + " maxima or minima (m = max(m, ...))", loop.origin());
+    }
+    Expr zero = f.constant(aR.type(), 0);
+    if (extremum) {
+      Expr r = c.result();
+      innerSeeds.merge(term, f.select(f.binary(BinaryOp.EQ, f.cast(r.type(), term), r, -1), aR, zero), this::add);
+      outer.contribute(c.init(), f.select(f.binary(BinaryOp.EQ, f.cast(r.type(), c.init()), r, -1), aR, zero));
+    } else {
+      innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR, this::add);
+      outer.contribute(c.init(), aR);
+    }
+  }
+
+  // ---- forward values a level needs ----
+
+  /** The loops of {@code stmts} that compute carried values, without their stores. */
+  private static List<Stmt> valueLoops(List<Stmt> stmts) {
+    List<Stmt> out = new ArrayList<>();
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Loop l) {
+        List<Stmt> inner = valueLoops(l.body());
+        if (!l.carried().isEmpty() || !inner.isEmpty()) {
+          out.add(new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), l.carried(), inner, l.origin()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Fresh variables and loop ids for the value loops copied into a reverse loop; none at the top level. */
+  private void prepareCopies(Context ctx, List<Stmt> loops) {
+    for (Stmt s : loops) {
+      Stmt.Loop l = (Stmt.Loop) s;
+      if (ctx.forward == null) {
+        ctx.copies.put(l.id(), l.id());
+      } else {
+        ctx.copies.put(l.id(), nextLoopId++);
+        ctx.vars.put(l.index(), f.newVar(l.index().name(), l.index().type(), Expr.VarKind.LOOP_INDEX));
+        for (Stmt.Carried c : l.carried()) {
+          ctx.vars.put(c.phi(), f.newVar(c.phi().name(), c.phi().type(), Expr.VarKind.CARRIED));
+          ctx.vars.put(c.result(), f.newVar(c.result().name(), c.result().type(), Expr.VarKind.LOOP_RESULT));
+        }
+      }
+      prepareCopies(ctx, l.body());
+    }
+  }
+
+  // ---- what the adjoint kernel stores ----
+
+  private List<Stmt> storeOccurrences(Context ctx) throws NotDifferentiable {
+    List<Stmt> out = new ArrayList<>();
+    for (Map.Entry<OccKey, Expr> e : adjoints.entrySet()) {
+      OccKey key = e.getKey();
+      if (key.level() != ctx.forward) {
+        continue;
+      }
+      List<Stmt.Loop> chain = key.level() == null ? List.of() : levels.chain(key.level());
+      List<Poly> extents = new ArrayList<>();
+      List<Expr> coords = new ArrayList<>();
+      for (GridDim g : op.grid()) {
+        extents.add(Poly.symbol(g.extent().name()));
+        coords.add(g.var());
+      }
+      for (Stmt.Loop l : chain) {
+        Poly lo = invariant(l.lo(), l, key.array());
+        Poly hi = invariant(l.hi(), l, key.array());
+        extents.add(hi.subtract(lo));
+        coords.add(f.binary(BinaryOp.SUB, l.index(), l.lo(), -1));
+      }
+      Shape shape = new Shape(extents.toString(), extents);
+      String name = "adj$" + key.array().name() + "$" + (occurrences.size() + 1);
+      Param.Array temp = new Param.Array(name, -1, key.array().elementType(), shape, ArrayRole.OUT);
+      Expr flat = f.integral(ScalarType.INT, 0);
+      for (int d = 0; d < coords.size(); d++) {
+        Expr stride = PolyExpr.of(f, shape.stride(d), sizes);
+        flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), stride, -1), -1);
+      }
+      out.add(new Stmt.Store(temp, ctx.map(flat), ctx.map(e.getValue()), f.trueValue(), origins.get(key)));
+      occurrences.add(new Occurrence(key.array(), key.index(), chain, temp, origins.get(key)));
+    }
+    return out;
+  }
+
+  private static Poly invariant(Expr bound, Stmt.Loop l, Param.Array array) throws NotDifferentiable {
+    Affine a = AffineAnalysis.affine(bound);
+    if (a == null || !a.isConstant()) {
+      throw new NotDifferentiable("'" + array.name() + "' is read in a loop whose bounds depend on the worker;"
+          + " Kiln differentiates reads in loops whose bounds are sizes or constants", l.origin());
+    }
+    return a.constantPart();
+  }
+
+  private static int minResultId(Stmt.Loop l) {
+    int min = Integer.MAX_VALUE;
+    for (Stmt.Carried c : l.carried()) {
+      min = Math.min(min, c.result().id());
+    }
+    return min;
+  }
+
+  private static int maxLoopId(List<Stmt> body) {
+    int max = 0;
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        max = Math.max(max, Math.max(l.id(), maxLoopId(l.body())));
+      }
+    }
+    return max;
+  }
+}
