@@ -150,7 +150,14 @@ final class OperatorProcessingStep {
       // composites are not written: another module calls their generated launchers, it does not fuse into them
       writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
       if (!allPlans.isEmpty()) {
-        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans);
+        Map<String, String> gradientOf = new java.util.HashMap<>();
+        for (OperatorIr op : operators) {
+          String launcher = dev.kiln.processor.autodiff.GradientNames.launcher(op.name());
+          if (gradientPlans.stream().anyMatch(p -> p.composite().name().equals(launcher))) {
+            gradientOf.put(launcher, op.name());
+          }
+        }
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf);
         write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
         write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
       }

@@ -68,11 +68,12 @@ final class Gather {
     }
     Expr flat = flat(coords, x.shape());
     List<Stmt> body = new ArrayList<>();
-    Expr total = f.constant(x.elementType(), 0);
+    Expr total = null;
     for (Occurrence o : occurrences) {
-      total = f.binary(BinaryOp.ADD, total, f.cast(x.elementType(), sum(o, temps.get(o), x.shape(), coords, flat, body)), -1);
+      Expr part = f.cast(x.elementType(), sum(o, temps.get(o), x.shape(), coords, flat, body));
+      total = total == null ? part : f.binary(BinaryOp.ADD, total, part, -1);
     }
-    body.add(new Stmt.Store(dx, flat, total, f.trueValue(), null));
+    body.add(new Stmt.Store(dx, flat, total == null ? f.constant(x.elementType(), 0) : total, f.trueValue(), null));
     return new OperatorIr(op.owner(), name, dev.kiln.processor.ir.OperatorKind.GRID, params, null, null, grid, body, Map.of());
   }
 
@@ -203,6 +204,9 @@ final class Gather {
     for (String name : solved) {
       Var v = vars.get(name);
       Expr x = value.get(v.var());
+      if (sameRange(x, v, coords, shape)) {
+        continue;
+      }
       Expr lo = f.substitute(v.lo(), value, scope);
       cond = and(cond, f.binary(BinaryOp.GE, x, lo, -1));
       cond = and(cond, f.binary(BinaryOp.LT, x, f.substitute(v.hi(), value, scope), -1));
@@ -217,6 +221,18 @@ final class Gather {
       return read;
     }
     return loops(shells, read, temp.elementType(), body);
+  }
+
+  /**
+   * Whether solved variable {@code v}'s value {@code x} is a gather coordinate whose extent is
+   * {@code v}'s range {@code [0, extent)}, so its range check always holds.
+   */
+  private boolean sameRange(Expr x, Var v, List<Expr> coords, Shape shape) {
+    int d = coords.indexOf(x);
+    if (d < 0 || v.loop() != null || !(v.hi() instanceof Expr.ScalarRef s)) {
+      return false;
+    }
+    return shape.extents().get(d).equals(Poly.symbol(s.param().name()));
   }
 
   /** Whether each per-dimension index but the outermost provably stays within its extent. */

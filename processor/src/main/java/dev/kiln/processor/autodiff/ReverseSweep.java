@@ -70,6 +70,7 @@ final class ReverseSweep {
 
   /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
   List<Stmt> run() throws NotDifferentiable {
+    checkSingleWrites(op.body(), List.of(), new HashMap<>());
     Context top = new Context(null, null, null);
     return sweep(top, op.body(), Map.of(), new LinkedHashMap<>());
   }
@@ -245,6 +246,39 @@ final class ReverseSweep {
         }
       }
     }
+  }
+
+  /**
+   * Refuses outputs that a worker may overwrite with data-dependent effect: a store in a loop at an
+   * index that does not move with every loop around it (each iteration overwrites the last, so
+   * which value survives depends on the data), or stores of one array both inside and outside
+   * loops. Stores at one level to the same index are handled: the later one's guard wins.
+   */
+  private void checkSingleWrites(List<Stmt> stmts, List<Stmt.Loop> around, Map<Param.Array, Integer> depthOf)
+      throws NotDifferentiable {
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Loop l) {
+        List<Stmt.Loop> inner = new ArrayList<>(around);
+        inner.add(l);
+        checkSingleWrites(l.body(), inner, depthOf);
+      } else if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
+        Integer before = depthOf.putIfAbsent(st.array(), around.size());
+        if (before != null && before != around.size()) {
+          throw overwritten(st);
+        }
+        for (Stmt.Loop l : around) {
+          if (!Levels.dependsOn(st.index(), Set.of(l.index()), new HashMap<>())) {
+            throw overwritten(st);
+          }
+        }
+      }
+    }
+  }
+
+  private static NotDifferentiable overwritten(Stmt.Store st) {
+    return new NotDifferentiable("a worker may write an element of '" + st.array().name() + "' more than once"
+        + " (in a loop, or both inside and outside one), so which value it keeps depends on the data; Kiln"
+        + " differentiates operators whose workers write each output element once per loop iteration", st.origin());
   }
 
   private static int scopeOf(Context ctx) {

@@ -16,14 +16,23 @@ public final class ReportBuilder {
   private ReportBuilder() {}
 
   public static FusionReport of(String owner, List<FusionPlan> plans) {
+    return of(owner, plans, java.util.Map.of());
+  }
+
+  /**
+   * The report of forward composites and backward passes.
+   *
+   * @param gradientOf for each backward pass's name, the operator it is the gradient of
+   */
+  public static FusionReport of(String owner, List<FusionPlan> plans, java.util.Map<String, String> gradientOf) {
     List<FusionReport.Composite> out = new ArrayList<>();
     for (FusionPlan p : plans) {
-      out.add(composite(p));
+      out.add(composite(p, gradientOf.get(p.composite().name())));
     }
     return new FusionReport(owner, out);
   }
 
-  private static FusionReport.Composite composite(FusionPlan plan) {
+  private static FusionReport.Composite composite(FusionPlan plan, String gradientOf) {
     CompositeIr c = plan.composite();
     List<FusionReport.CallNode> calls = new ArrayList<>();
     for (CompositeIr.Call call : c.calls()) {
@@ -60,7 +69,7 @@ public final class ReportBuilder {
     for (FusionPlan.Edge e : plan.edges()) {
       edges.add(new FusionReport.Edge(c.calls().get(e.from()).id(), c.calls().get(e.to()).id(), e.tensor(), e.fused(), e.reason()));
     }
-    return new FusionReport.Composite(c.name(), calls, tensors, kernels, edges);
+    return new FusionReport.Composite(c.name(), calls, tensors, kernels, edges, gradientOf);
   }
 
   static String grid(OperatorIr k) {

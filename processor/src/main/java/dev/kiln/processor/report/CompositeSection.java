@@ -26,6 +26,10 @@ final class CompositeSection {
   private void section() {
     out.open("section", "class", "composite", "id", anchor).newline();
     out.open("h2").element("code", composite.name()).close("h2").newline();
+    if (composite.gradientOf() != null) {
+      out.open("p", "class", "muted").text("Backward pass (derived gradient) of ").element("code", composite.gradientOf())
+          .text(".").close("p").newline();
+    }
     summary(CompositeSummary.of(composite));
     Dag before = DagViews.before(composite);
     Dag after = DagViews.after(composite);

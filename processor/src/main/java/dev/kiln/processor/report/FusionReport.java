@@ -21,8 +21,15 @@ public record FusionReport(String owner, List<Composite> operators) {
    * @param tensors every array of the composite: parameters and temporaries
    * @param kernels the kernels after fusion, in launch order
    * @param edges one per (producer call, consumer call, tensor), in source order of the consumer
+   * @param gradientOf for a backward pass ({@code <op>Grad}), the operator it is the gradient of; else null
    */
-  public record Composite(String name, List<CallNode> calls, List<Tensor> tensors, List<Kernel> kernels, List<Edge> edges) {
+  public record Composite(String name, List<CallNode> calls, List<Tensor> tensors, List<Kernel> kernels, List<Edge> edges,
+      String gradientOf) {
+    /** A forward composite. */
+    public Composite(String name, List<CallNode> calls, List<Tensor> tensors, List<Kernel> kernels, List<Edge> edges) {
+      this(name, calls, tensors, kernels, edges, null);
+    }
+
     public Composite {
       calls = List.copyOf(calls);
       tensors = List.copyOf(tensors);

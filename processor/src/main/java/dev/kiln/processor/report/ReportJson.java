@@ -14,7 +14,7 @@ import dev.kiln.processor.report.FusionReport.Tensor;
  *
  * <pre>{@code
  * {"version": 1, "owner": "a.b.C", "operators": [
- *   {"name", "kernelCount", "callCount", "temporaryCount", "allocatedTemporaryCount",
+ *   {"name", "pass" ("forward" or "backward"), "gradientOf" (backward only), "kernelCount", "callCount", "temporaryCount", "allocatedTemporaryCount",
  *    "calls":   [{"id", "operator", "line", "reads": [..], "writes": [..]}],
  *    "tensors": [{"name", "kind", "shape", "allocated"}],
  *    "kernels": [{"name", "fusedOps": [..], "grid", "reads": [..], "writes": [..]}],
@@ -58,7 +58,11 @@ public final class ReportJson {
     CompositeSummary s = CompositeSummary.of(c);
     json.beginObject()
         .field("name", c.name())
-        .field("kernelCount", s.kernels())
+        .field("pass", c.gradientOf() == null ? "forward" : "backward");
+    if (c.gradientOf() != null) {
+      json.field("gradientOf", c.gradientOf());
+    }
+    json.field("kernelCount", s.kernels())
         .field("callCount", s.calls())
         .field("temporaryCount", s.temporaries())
         .field("allocatedTemporaryCount", s.allocatedTemporaries());

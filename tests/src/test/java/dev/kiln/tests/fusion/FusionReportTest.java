@@ -39,7 +39,13 @@ class FusionReportTest {
     assertEquals(owner.getName(), report.get("owner"), "owner");
     Set<String> names = new TreeSet<>();
     for (Object o : list(report, "operators")) {
-      names.add(string(map(o, "an operator"), "name"));
+      Map<String, Object> op = map(o, "an operator");
+      if (string(op, "pass").equals("forward")) {
+        names.add(string(op, "name"));
+      } else {
+        assertEquals("backward", string(op, "pass"), "pass of " + string(op, "name"));
+        assertEquals(string(op, "gradientOf") + "Grad", string(op, "name"), "a backward pass is named after its operator");
+      }
     }
     Set<String> want = new TreeSet<>();
     Expectations.of(owner).forEach(e -> want.add(e.composite()));

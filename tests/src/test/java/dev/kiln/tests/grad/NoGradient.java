@@ -1,0 +1,28 @@
+package dev.kiln.tests.grad;
+
+import java.util.Map;
+
+/**
+ * Operators that have no gradient, each with the reason: the test fails for an operator without
+ * {@code fGrad} that is not listed here, and for one listed here that has a gradient method (the
+ * expectation is stale). Keys are {@code SimpleClassName.method}.
+ */
+final class NoGradient {
+  private NoGradient() {}
+
+  static final Map<String, String> REASONS = Map.ofEntries(
+      Map.entry("Activations.floorMod", "integer result"),
+      Map.entry("Activations.mulAddLong", "integer result"),
+      Map.entry("Layout.intMix", "integer arrays only"),
+      Map.entry("Prims.wrapIndex", "integer arrays only"),
+      Map.entry("Reductions.countPositive", "integer result"),
+      Map.entry("Layout.gather", "data-dependent index"),
+      Map.entry("Prims.gather", "data-dependent index"),
+      Map.entry("Edges.gatherTanh", "calls Prims.gather: data-dependent index"),
+      Map.entry("Prims.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("Reductions.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("Edges.prefixTanh", "calls Prims.prefixSum, a scan"),
+      Map.entry("Reductions.product", "@Reduce product (KILN043)"),
+      Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
+      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"));
+}
