@@ -7,7 +7,9 @@ import dev.kiln.processor.autodiff.GridGradient;
 import dev.kiln.processor.autodiff.NotDifferentiable;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
+import dev.kiln.processor.frontend.Annotations;
 import dev.kiln.processor.frontend.FrontEnd;
+import dev.kiln.processor.autodiff.HandWritten;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
@@ -24,6 +26,7 @@ import javax.lang.model.element.ExecutableElement;
 final class Gradients {
   private final FrontEnd frontEnd;
   private final Reporter reporter;
+  private final java.util.Map<String, OperatorIr> handWritten = new java.util.HashMap<>();
   private final java.util.Map<OperatorIr, CompositeIr> derivedGrids = new java.util.IdentityHashMap<>();
 
   Gradients(FrontEnd frontEnd, Reporter reporter) {
@@ -35,11 +38,72 @@ final class Gradients {
    * The gradient composites of {@code operators}, named {@code <op>Grad}; each name is added to
    * {@code names}.
    */
+  /**
+   * Checks every {@code @Gradient} method of the class: it names an operator of the class and has
+   * the signature of that operator's gradient. Reports each problem; false when there was one.
+   */
+  boolean validate(List<OperatorIr> operators, List<ExecutableElement> methods) {
+    boolean ok = true;
+    for (ExecutableElement m : methods) {
+      javax.lang.model.element.AnnotationMirror mirror = Annotations.mirror(m, Annotations.GRADIENT);
+      if (mirror == null) {
+        continue;
+      }
+      String of = Annotations.stringValue(mirror, "of");
+      OperatorIr f = byName(operators, of);
+      ExecutableElement fm = f == null ? null : method(f, methods);
+      if (f == null || fm == m || Annotations.mirror(fm, Annotations.OPERATOR) == null) {
+        reporter.error(m, Message.GRADIENT_UNKNOWN_TARGET, of, of);
+        ok = false;
+        continue;
+      }
+      OperatorIr g = byName(operators, m.getSimpleName().toString());
+      String mismatch = HandWritten.mismatch(f, g);
+      if (mismatch != null) {
+        reporter.error(m, Message.GRADIENT_SIGNATURE, of, mismatch);
+        ok = false;
+        continue;
+      }
+      handWritten.putIfAbsent(of, g);
+    }
+    return ok;
+  }
+
+  private static OperatorIr byName(List<OperatorIr> operators, String name) {
+    for (OperatorIr op : operators) {
+      if (op.name().equals(name)) {
+        return op;
+      }
+    }
+    return null;
+  }
+
   Result derive(List<OperatorIr> operators, List<ExecutableElement> methods, Set<String> names) {
     List<CompositeIr> out = new ArrayList<>();
     List<OperatorIr> elementwise = new ArrayList<>();
     for (OperatorIr op : operators) {
       ExecutableElement method = method(op, methods);
+      if (Annotations.mirror(method, Annotations.GRADIENT) != null) {
+        continue; // a hand-written gradient is not differentiated again
+      }
+      OperatorIr mine = handWritten.get(op.name());
+      if (mine != null) {
+        String launcher = GradientNames.launcher(op.name());
+        if (mine.name().equals(launcher)) {
+          continue; // it is its own launcher
+        }
+        if (names.contains(launcher)) {
+          reporter.note(method, Message.GRADIENT_NAME_TAKEN, op.name(), launcher, op.name());
+          continue;
+        }
+        names.add(launcher);
+        if (mine.kind() == OperatorKind.COMPOSITE) {
+          out.add(HandWritten.renamed(frontEnd.composite(mine), launcher));
+        } else {
+          elementwise.add(HandWritten.renamed(mine, launcher));
+        }
+        continue;
+      }
       if (ElementwiseGradient.applies(op)) {
         List<OperatorIr> grads = ElementwiseGradient.derive(op);
         if (grads.stream().anyMatch(g -> names.contains(g.name()))) {
@@ -85,8 +149,12 @@ final class Gradients {
     }
   }
 
-  /** The gradient composite of a grid operator, derived once per operator. */
+  /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
   private CompositeIr calleeGradient(OperatorIr callee) {
+    OperatorIr g = handWritten.get(callee.name());
+    if (g != null && g.owner().equals(callee.owner())) {
+      return HandWritten.composite(g, g.kind() == OperatorKind.COMPOSITE ? frontEnd.composite(g) : null);
+    }
     return derivedGrids.computeIfAbsent(callee, k -> {
       try {
         return GridGradient.derive(k);
@@ -96,8 +164,12 @@ final class Gradients {
     });
   }
 
-  /** Gradient composites (of grid operators) and elementwise gradient operators. */
-  record Result(List<CompositeIr> composites, List<OperatorIr> elementwise) {}
+  /**
+   * Gradient composites (derived ones, and hand-written composite gradients under their launcher
+   * name) and gradient operators (derived elementwise ones, and hand-written ones under their
+   * launcher name).
+   */
+  record Result(List<CompositeIr> composites, List<OperatorIr> operators) {}
 
   private void note(OperatorIr op, ExecutableElement method, NotDifferentiable e) {
     OperatorSource source = frontEnd.source(method);

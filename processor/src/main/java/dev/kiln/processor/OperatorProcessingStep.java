@@ -73,10 +73,16 @@ final class OperatorProcessingStep {
     TypeElement operator = elements.getTypeElement(Annotations.OPERATOR);
     TypeElement gradient = elements.getTypeElement(Annotations.GRADIENT);
     Map<TypeElement, List<ExecutableElement>> byClass = new LinkedHashMap<>();
-    if (operator != null) {
-      for (Element e : round.getElementsAnnotatedWith(operator)) {
+    for (TypeElement annotation : new TypeElement[] {operator, gradient}) {
+      if (annotation == null) {
+        continue;
+      }
+      for (Element e : round.getElementsAnnotatedWith(annotation)) {
         if (e.getKind() == ElementKind.METHOD) {
-          byClass.computeIfAbsent((TypeElement) e.getEnclosingElement(), k -> new ArrayList<>()).add((ExecutableElement) e);
+          List<ExecutableElement> list = byClass.computeIfAbsent((TypeElement) e.getEnclosingElement(), k -> new ArrayList<>());
+          if (!list.contains(e)) { // a hand-written gradient is compiled like an operator
+            list.add((ExecutableElement) e);
+          }
         }
       }
     }
@@ -109,10 +115,13 @@ final class OperatorProcessingStep {
         reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), trace(e));
       }
     }
+    Gradients gradients = new Gradients(frontEnd, reporter);
+    if (ok) {
+      ok = gradients.validate(operators, methods);
+    }
     if (!ok) {
       return; // generate nothing for a class with errors
     }
-    Gradients gradients = new Gradients(frontEnd, reporter);
     String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
     String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
     String resourceBase = (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + base;
@@ -131,7 +140,7 @@ final class OperatorProcessingStep {
         }
       }
       Gradients.Result derived = gradients.derive(operators, methods, names);
-      compiled.addAll(derived.elementwise());
+      compiled.addAll(derived.operators());
       List<FusionPlan> gradientPlans = new ArrayList<>();
       for (CompositeIr gradient : derived.composites()) {
         FusionPlan plan = Merger.plan(gradient, k -> kernelName(gradient.name(), k, names));
@@ -144,8 +153,8 @@ final class OperatorProcessingStep {
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase);
       file.writeTo(filer);
       writeIr(owner, pkg, operators, plans);
-      if (!derived.elementwise().isEmpty() || !gradientPlans.isEmpty()) {
-        write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.elementwise(), gradientPlans), owner);
+      if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
+        write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
       // composites are not written: another module calls their generated launchers, it does not fuse into them
       writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());

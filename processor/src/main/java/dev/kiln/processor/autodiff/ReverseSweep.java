@@ -202,7 +202,7 @@ final class ReverseSweep {
       OccKey key = new OccKey(l.array(), l.index(), level.ctx.forward);
       Expr masked = f.select(l.guard(), a, f.constant(a.type(), 0));
       adjoints.merge(key, masked, this::add);
-      origins.putIfAbsent(key, level.ctx.forward == null ? null : level.ctx.forward.origin());
+      origins.computeIfAbsent(key, k -> originOf(l, level.ctx.forward == null ? op.body() : level.ctx.forward.body()));
       return;
     }
     if (n instanceof Expr.Var v) {
@@ -279,6 +279,46 @@ final class ReverseSweep {
     return new NotDifferentiable("a worker may write an element of '" + st.array().name() + "' more than once"
         + " (in a loop, or both inside and outside one), so which value it keeps depends on the data; Kiln"
         + " differentiates operators whose workers write each output element once per loop iteration", st.origin());
+  }
+
+  /** The source of the first statement of {@code stmts} that reads {@code load} (the statement itself, or its loop). */
+  private static Object originOf(Expr.Load load, List<Stmt> stmts) {
+    Map<Expr, Boolean> memo = new HashMap<>();
+    for (Stmt s : stmts) {
+      boolean reads;
+      if (s instanceof Stmt.Store st) {
+        reads = contains(st.value(), load, memo) || contains(st.guard(), load, memo);
+      } else if (s instanceof Stmt.Accumulate a) {
+        reads = contains(a.value(), load, memo) || contains(a.guard(), load, memo);
+      } else {
+        Stmt.Loop l = (Stmt.Loop) s;
+        reads = l.carried().stream().anyMatch(c -> contains(c.next(), load, memo) || contains(c.init(), load, memo))
+            || originOf(load, l.body()) != null;
+      }
+      if (reads) {
+        return s.origin();
+      }
+    }
+    return null;
+  }
+
+  private static boolean contains(Expr e, Expr target, Map<Expr, Boolean> memo) {
+    if (e == target) {
+      return true;
+    }
+    Boolean known = memo.get(e);
+    if (known != null) {
+      return known;
+    }
+    boolean found = false;
+    for (Expr o : e.operands()) {
+      if (contains(o, target, memo)) {
+        found = true;
+        break;
+      }
+    }
+    memo.put(e, found);
+    return found;
   }
 
   private static int scopeOf(Context ctx) {

@@ -140,7 +140,8 @@ public enum Message {
       "@Gradient(of = \"%s\"): this class has no @Operator named '%s'"),
   GRADIENT_SIGNATURE(
       "KILN045",
-      "@Gradient(of = \"%s\") must have the parameters and result of the derived gradient: %s"),
+      "@Gradient(of = \"%s\"): %s (the forward parameters, then one upstream gradient per floating-point"
+          + " output, then one @Out gradient per floating-point input array)"),
   GRADIENT_NAME_TAKEN(
       "KILN046",
       "the gradient of '%s' would be named '%s', which another method of this class already has;"

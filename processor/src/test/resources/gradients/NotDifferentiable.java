@@ -1,0 +1,50 @@
+package gradients;
+
+import dev.kiln.*;
+
+public final class NotDifferentiable {
+  /** A scan stores its carried sum in every iteration. */
+  @Operator
+  public static void prefix(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float acc = 0f;
+      for (int i = 0; i < N; i++) { // note: KILN043 'prefix' gets no derived gradient: the loop-carried value 'acc'
+        acc += x[b * N + i];
+        out[b * N + i] = acc;
+      }
+    }
+  }
+
+  @Operator
+  public static void product(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") float[] p) {
+    for (@Parallel int i = 0; i < N; i++) {
+      p[0] *= x[i]; // note: KILN043 'p' is a @Reduce product
+    }
+  }
+
+  @Operator
+  public static void pick(@Dim int N, @Shape("N") float[] x, @Shape("N") int[] idx, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = x[idx[i]]; // note: KILN043 the index of 'x' is not an affine function
+    }
+  }
+
+  @Operator
+  public static void lastAbove(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (int k = 0; k < N; k++) {
+        if (x[k] > x[i]) {
+          out[i] = x[k]; // note: KILN043 a worker may write an element of 'out' more than once
+        }
+      }
+    }
+  }
+
+  /** Integer operators have nothing to differentiate: no note. */
+  @Operator
+  public static void twice(@Dim int N, @Shape("N") int[] x, @Out @Shape("N") int[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = 2 * x[i];
+    }
+  }
+}
