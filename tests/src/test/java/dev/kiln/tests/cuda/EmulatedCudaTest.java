@@ -25,8 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * The generated CUDA C of every test operator, compiled for the host with g++ against a one-thread
  * emulation of CUDA ({@code cuda_emulation.h}) and run on the same inputs as the plain-Java source:
  * checks what the CUDA code computes (64-bit indexing, grid-stride loops, decomposed dimensions,
- * guards, reducing kernels) in the normal test run, without a GPU. Libm and threads are the host's:
- * the GPU test ({@link CudaAgreementTest}) checks those where a GPU is lent.
+ * guards, reducing kernels) in the normal test run, without a GPU. Composites fused into several
+ * kernels, and every gradient launcher ({@code fGrad}: a backward composite of kernels {@code
+ * fGrad_k<n>}, or an elementwise gradient's map kernel), run as their generated CPU launchers run
+ * their CPU kernels: the same kernels in the same order, with the same derived sizes and zero-filled
+ * temporaries ({@link LauncherPlan}, cross-checked against the fusion report); gradients are
+ * compared with the CPU gradient launcher ({@link GradientRuns}). Libm and threads are the host's:
+ * the GPU tests ({@link CudaAgreementTest}, {@link CudaGradientAgreementTest}) check those where a
+ * GPU is lent.
  */
 class EmulatedCudaTest {
   @TempDir static Path work;
@@ -93,27 +99,9 @@ class EmulatedCudaTest {
         run(op.getDeclaringClass(), op.getName(), args);
         return;
       }
-      // a composite: fused into kernels <op>_k0, <op>_k1, ...
-      String kernel = op.getName() + "_k0";
-      assertNotNull(emulator.kernels.get(kernel), "no CUDA kernel " + op.getName() + " or " + kernel);
-      assumeTrue(!emulator.kernels.containsKey(op.getName() + "_k1"),
-          "composite " + op.getName() + " fuses into several kernels with temporaries: the host emulation runs"
-              + " single-kernel composites; its device launcher runs on a GPU in CudaAgreementTest");
-      Map<String, Object> byName = new HashMap<>();
-      java.lang.reflect.Parameter[] params = op.getParameters();
-      for (int i = 0; i < params.length; i++) {
-        byName.put(params[i].getName(), args[i]);
-      }
-      List<KernelSignatures.Param> kernelParams = emulator.kernels.get(kernel);
-      Object[] kernelArgs = new Object[kernelParams.size()];
-      for (int i = 0; i < kernelArgs.length; i++) {
-        String name = kernelParams.get(i).name();
-        // CUDA names that C already uses (gamma, exp, ...) get a trailing '_'
-        kernelArgs[i] = byName.containsKey(name) ? byName.get(name) : byName.get(name.replaceAll("_$", ""));
-        assumeTrue(kernelArgs[i] != null, "kernel " + kernel + " takes '" + name + "' (a temporary or a derived size)"
-            + ", which only the composite's device launcher makes; it runs on a GPU in CudaAgreementTest");
-      }
-      run(op.getDeclaringClass(), kernel, kernelArgs);
+      // a composite, fused into kernels <op>_k0, <op>_k1, ...: replayed as its CPU launcher calls its CPU kernels
+      Method launcher = Class.forName(op.getDeclaringClass().getName() + "Kernels").getMethod(op.getName(), op.getParameterTypes());
+      replay(op.getDeclaringClass(), launcher, args, "forward");
     }
 
     @Override
@@ -136,19 +124,27 @@ class EmulatedCudaTest {
      */
     @Override
     public void gradient(Class<?> owner, Method launcher, Object[] args) throws Exception {
-      HostEmulator emulator = emulator(owner);
-      if (emulator.kernels.containsKey(launcher.getName())) {
+      if (emulator(owner).kernels.containsKey(launcher.getName())) {
         run(owner, launcher.getName(), args);
         return;
       }
+      replay(owner, launcher, args, "backward");
+    }
+
+    /**
+     * Runs composite launcher {@code launcher} (a CPU launcher of {@code owner}'s Kernels class, of a
+     * composite of pass {@code pass} in the fusion report) as its kernel calls in the emulation.
+     */
+    private void replay(Class<?> owner, Method launcher, Object[] args, String pass) throws Exception {
+      HostEmulator emulator = emulator(owner);
       Path source = LauncherPlan.source(owner);
       assumeTrue(source != null, "the generated source of " + owner.getSimpleName() + "Kernels is not under"
           + " target/generated-sources: the emulation replays the kernel calls of the CPU launcher from it");
       java.lang.reflect.Parameter[] params = launcher.getParameters();
       LauncherPlan plan = LauncherPlan.parse(source, launcher.getName(),
           Stream.of(params).map(java.lang.reflect.Parameter::getName).toList());
-      assertEquals(reportedKernels(owner, launcher.getName()), plan.kernels(),
-          launcher.getName() + ": the kernels its CPU launcher calls, against the backward kernels of "
+      assertEquals(reportedKernels(owner, launcher.getName(), pass), plan.kernels(),
+          launcher.getName() + ": the kernels its CPU launcher calls, against the " + pass + " kernels of "
               + owner.getSimpleName() + ".fusion.json");
       Map<String, Object> env = new HashMap<>();
       for (int i = 0; i < params.length; i++) {
@@ -187,14 +183,14 @@ class EmulatedCudaTest {
       }
     }
 
-    /** The kernels the fusion report lists for backward composite {@code name}, in order. */
-    private static List<String> reportedKernels(Class<?> owner, String name) throws IOException {
+    /** The kernels the fusion report lists for composite {@code name} of pass {@code pass}, in order. */
+    private static List<String> reportedKernels(Class<?> owner, String name, String pass) throws IOException {
       String resource = "META-INF/kiln/" + owner.getName().replace('.', '/') + ".fusion.json";
       try (java.io.InputStream in = EmulatedCudaTest.class.getClassLoader().getResourceAsStream(resource)) {
         assertNotNull(in, resource + " is not on the class path");
         String json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(java.util.regex.Pattern.compile("\"name\": \"" + name + "\",\\s*\"pass\": \"backward\"").matcher(json).find(),
-            resource + " has no backward composite " + name);
+        assertTrue(java.util.regex.Pattern.compile("\"name\": \"" + name + "\",\\s*\"pass\": \"" + pass + "\"").matcher(json).find(),
+            resource + " has no " + pass + " composite " + name);
         List<String> kernels = new java.util.ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"name\": \"(" + name + "_k\\d+)\"").matcher(json);
         while (m.find()) {
