@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import dev.kiln.runtime.cuda.CudaDevice;
 import dev.kiln.runtime.cuda.CudaStream;
 import dev.kiln.runtime.cuda.DeviceArray;
+import dev.kiln.runtime.cuda.DeviceDoubleArray;
+import dev.kiln.runtime.cuda.DeviceFloatArray;
+import dev.kiln.runtime.cuda.DeviceIntArray;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +36,7 @@ record GpuBackend(CudaDevice gpu) implements Backend {
   }
 
   private void run(Class<?> owner, String name, Object[] host) throws Exception {
-    Method device = launcher(owner, name, host.length);
+    Method device = launcher(owner, name, host);
     assertNotNull(device, "no CUDA launcher " + name + "(CudaStream, ...) was generated in " + owner.getSimpleName() + "Kernels");
     List<DeviceArray> allocated = new ArrayList<>();
     try {
@@ -55,14 +58,33 @@ record GpuBackend(CudaDevice gpu) implements Backend {
     }
   }
 
-  /** The device overload {@code name(CudaStream, ...)} taking {@code arity} arguments after the stream. */
-  private static Method launcher(Class<?> owner, String name, int arity) throws ClassNotFoundException {
+  /** The device overload {@code name(CudaStream, ...)} whose parameters take {@code host} once uploaded. */
+  private static Method launcher(Class<?> owner, String name, Object[] host) throws ClassNotFoundException {
     Class<?> kernels = Class.forName(owner.getName() + "Kernels");
     for (Method m : kernels.getMethods()) {
-      if (m.getName().equals(name) && m.getParameterCount() == arity + 1 && m.getParameterTypes()[0] == CudaStream.class) {
+      Class<?>[] types = m.getParameterTypes();
+      if (!m.getName().equals(name) || types.length != host.length + 1 || types[0] != CudaStream.class) {
+        continue;
+      }
+      boolean fits = true;
+      for (int i = 0; i < host.length && fits; i++) {
+        fits = takes(types[i + 1], host[i]);
+      }
+      if (fits) {
         return m;
       }
     }
     return null;
+  }
+
+  private static boolean takes(Class<?> t, Object value) {
+    if (value instanceof float[]) return t == DeviceFloatArray.class;
+    if (value instanceof double[]) return t == DeviceDoubleArray.class;
+    if (value instanceof int[]) return t == DeviceIntArray.class;
+    if (value instanceof Float) return t == float.class;
+    if (value instanceof Double) return t == double.class;
+    if (value instanceof Integer) return t == int.class;
+    if (value instanceof Long) return t == long.class;
+    return t == boolean.class;
   }
 }
