@@ -11,5 +11,20 @@ interface Backend {
   void grid(Method op, Object[] args) throws Exception;
 
   /** Runs the map kernel of elementwise operator {@code op}: {@code out[i] = op(inputs[j][i or 0]...)}. */
-  void map(Method op, Object[] inputs, Object out) throws Exception;
+  default void map(Method op, Object[] inputs, Object out) throws Exception {
+    map(op.getDeclaringClass(), op.getName(), inputs, out);
+  }
+
+  /**
+   * Runs the map kernel {@code name} of {@code owner}'s class (an elementwise operator's, or an
+   * elementwise gradient's such as {@code reluGrad} or {@code clampGrad_lo}) on host arrays.
+   */
+  void map(Class<?> owner, String name, Object[] inputs, Object out) throws Exception;
+
+  /**
+   * Runs on CUDA what the CPU gradient launcher {@code launcher} ({@code fGrad} of {@code owner}'s
+   * {@code Kernels} class, a composite of kernels {@code fGrad_k<n>}) computes, on its arguments
+   * {@code args}; arrays are updated in place with what the kernels wrote.
+   */
+  void gradient(Class<?> owner, Method launcher, Object[] args) throws Exception;
 }
