@@ -24,5 +24,9 @@ final class NoGradient {
       Map.entry("Edges.prefixTanh", "calls Prims.prefixSum, a scan"),
       Map.entry("Reductions.product", "@Reduce product (KILN043)"),
       Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
-      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"));
+      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"),
+      Map.entry("Gradients.conv2dStrided", "one sum carried through three nested loops (KILN043: the outer loop's"
+          + " update is the inner loop's result); conv2dStridedLevels, with one accumulator per loop, has one"),
+      Map.entry("Gradients.maxPool3s2", "one running maximum carried through two nested loops (KILN043);"
+          + " maxPool3s2Rows, with one loop, has one"));
 }

@@ -9,6 +9,7 @@ import dev.kiln.tests.fusion.Layouts;
 import dev.kiln.tests.fusion.Loops;
 import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
+import dev.kiln.tests.ops.Gradients;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.Linear;
 import dev.kiln.tests.ops.Lstm;
@@ -32,7 +33,8 @@ final class Operators {
    */
   static final List<Class<?>> CLASSES = List.of(
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
-      Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class);
+      Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
+      Gradients.class);
 
   static List<Method> all() {
     return CLASSES.stream()
