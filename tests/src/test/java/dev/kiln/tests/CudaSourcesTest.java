@@ -37,7 +37,7 @@ public class CudaSourcesTest {
     try (Stream<Path> files = Files.list(dir)) {
       sources = files.filter(p -> p.toString().endsWith(".cu")).sorted().toList();
     }
-    assertEquals(7, sources.size(), "one .cu per operator class");
+    assertEquals(8, sources.size(), "one .cu per operator class");
     Path ptxas = tool("ptxas");
     List<DynamicTest> tests = new ArrayList<>();
     for (Path cu : sources) {
