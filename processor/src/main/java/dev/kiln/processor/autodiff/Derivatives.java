@@ -34,6 +34,17 @@ final class Derivatives {
     if (!t.isFloating()) {
       return out;
     }
+    if (a instanceof Expr.Select s && (isZero(s.ifFalse()) || isZero(s.ifTrue()))) {
+      // a masked adjoint (from a branch not taken, or a guarded read) stays masked: the local
+      // derivative may be infinite or NaN where the mask is off (sqrt(x) for x < 0), and 0 * NaN is NaN
+      boolean onTrue = isZero(s.ifFalse());
+      for (Share inner : of(n, onTrue ? s.ifTrue() : s.ifFalse())) {
+        Expr zero = f.constant(inner.adjoint().type(), 0);
+        out.add(new Share(inner.operand(),
+            onTrue ? f.select(s.cond(), inner.adjoint(), zero) : f.select(s.cond(), zero, inner.adjoint())));
+      }
+      return out;
+    }
     if (n instanceof Expr.Unary u) {
       if (u.op() == UnaryOp.NEG) {
         out.add(new Share(u.operand(), neg(a)));
@@ -143,6 +154,10 @@ final class Derivatives {
         // piecewise constant: no gradient
       }
     }
+  }
+
+  private static boolean isZero(Expr e) {
+    return e instanceof Expr.Const c && c.type().isFloating() && c.floatingValue() == 0;
   }
 
   private Expr fn(MathFn fn, ScalarType t, Expr... args) {

@@ -216,7 +216,9 @@ final class Gather {
             f.integral(ScalarType.INT, 0), -1));
       }
     }
-    Expr read = f.load(temp, tempIndex(temp, o, value, scope), cond, scope);
+    // the select keeps a read outside the range zero even where the merger recomputes the adjoint in its place
+    Expr read = f.select(cond, f.load(temp, tempIndex(temp, o, value, scope), cond, scope),
+        f.constant(temp.elementType(), 0));
     if (shells.isEmpty()) {
       return read;
     }

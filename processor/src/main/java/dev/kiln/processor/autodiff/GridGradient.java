@@ -40,6 +40,58 @@ public final class GridGradient {
     return op.arrays().stream().filter(a -> a.role() != ArrayRole.IN && a.elementType().isFloating()).toList();
   }
 
+  /**
+   * Whether the adjoint kernel can write {@code x}'s gradient itself instead of a gather: every
+   * worker reads {@code x} at the top level, unconditionally, at indices that no two reads share
+   * (across workers and within one, proved as for stores), and the reads cover {@code x} (as many
+   * as it has elements). Split, concatenation, transpose and elementwise reads qualify; then each
+   * element's gradient is the adjoint of the one read of it.
+   */
+  private static boolean writesDirectly(OperatorIr op, Param.Array x, List<Occurrence> reads) {
+    if (reads.isEmpty() || reads.stream().anyMatch(o -> !o.chain().isEmpty() || !o.unguarded())) {
+      return false;
+    }
+    ExprFactory f = new ExprFactory();
+    Param.Array asOut = new Param.Array(x.name(), x.position(), x.elementType(), x.shape(), ArrayRole.OUT);
+    List<Stmt> stores = new ArrayList<>();
+    for (Occurrence o : reads) {
+      stores.add(new Stmt.Store(asOut, o.index(), f.constant(x.elementType(), 0), f.trueValue(), null));
+    }
+    List<Param> params = new ArrayList<>(op.params());
+    params.set(params.indexOf(x), asOut);
+    OperatorIr reads0 = new OperatorIr(op.owner(), op.name(), OperatorKind.GRID, params, null, null, op.grid(), stores, Map.of());
+    if (!dev.kiln.processor.check.RaceCheck.check(reads0).isEmpty()) {
+      return false;
+    }
+    Poly workers = Poly.ONE;
+    for (dev.kiln.processor.ir.GridDim g : op.grid()) {
+      workers = workers.multiply(Poly.symbol(g.extent().name()));
+    }
+    return workers.scale(reads.size()).equals(x.shape().length());
+  }
+
+  /** The adjoint body with the stores of {@code reads}' temporaries turned into stores of {@code dx} at the read index. */
+  private static List<Stmt> redirect(List<Stmt> body, List<Occurrence> reads, Param.Array dx) {
+    List<Stmt> out = new ArrayList<>();
+    for (Stmt s : body) {
+      Occurrence o = null;
+      if (s instanceof Stmt.Store st) {
+        for (Occurrence r : reads) {
+          if (r.temp().equals(st.array())) {
+            o = r;
+          }
+        }
+      }
+      if (o != null) {
+        Stmt.Store st = (Stmt.Store) s;
+        out.add(new Stmt.Store(dx, o.index(), st.value(), st.guard(), st.origin()));
+      } else {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
   /** The gradient composite of {@code op}; call only when {@link #applies}. */
   public static CompositeIr derive(OperatorIr op) throws NotDifferentiable {
     ExprFactory f = new ExprFactory();
@@ -74,25 +126,38 @@ public final class GridGradient {
     }
     ReverseSweep sweep = new ReverseSweep(f, op, new LinkedHashSet<>(grads.keySet()), upstream, outputsIn);
     List<Stmt> adjointBody = sweep.run();
-    List<Occurrence> occurrences = sweep.occurrences();
+    List<Occurrence> occurrences = new ArrayList<>(sweep.occurrences());
+    Set<Param.Array> direct = new LinkedHashSet<>();
+    for (Param.Array x : grads.keySet()) {
+      List<Occurrence> reads = occurrences.stream().filter(o -> o.array().equals(x)).toList();
+      if (writesDirectly(op, x, reads)) {
+        direct.add(x);
+        adjointBody = redirect(adjointBody, reads, grads.get(x));
+        occurrences.removeAll(reads);
+      }
+    }
 
     String name = GradientNames.launcher(op.name());
     CompositeBuilder b = new CompositeBuilder(name, op.owner(), sig);
     List<Param> adjointParams = new ArrayList<>(forwardPart);
     adjointParams.addAll(upstream.values());
+    direct.forEach(x -> adjointParams.add(grads.get(x)));
     occurrences.forEach(o -> adjointParams.add(o.temp()));
     OperatorIr adjoint = new OperatorIr(op.owner(), op.name() + "$adjoint", OperatorKind.GRID, adjointParams, null, null,
         op.grid(), adjointBody, Map.of());
     for (Occurrence o : occurrences) {
       b.temp(o.temp().name(), o.temp().elementType(), o.temp().shape().length(), o.origin());
     }
-    if (!occurrences.isEmpty()) {
+    if (!occurrences.isEmpty() || !direct.isEmpty()) {
       b.call(adjoint, Map.of());
     }
     Map<String, Param.Scalar> sizes = new HashMap<>();
     op.scalars().forEach(s -> sizes.put(s.name(), s));
     Gather gather = new Gather(f, op, sizes);
     for (Map.Entry<Param.Array, Param.Array> g : grads.entrySet()) {
+      if (direct.contains(g.getKey())) {
+        continue;
+      }
       List<Param> params = new ArrayList<>();
       op.scalars().stream().filter(s -> s.type().isIntegral()).forEach(params::add);
       Map<Occurrence, Param.Array> reads = new LinkedHashMap<>();

@@ -14,5 +14,7 @@ import java.util.List;
  * @param index the read's index, over the forward worker's variables
  * @param chain the sequential loops around the read, outermost first (empty at the top level)
  * @param temp where the adjoint is stored: shape [grid extents..., loop trip ranges...]
+ * @param unguarded whether every worker reads it (no read has a condition)
  */
-record Occurrence(Param.Array array, Expr index, List<Stmt.Loop> chain, Param.Array temp, Object origin) {}
+record Occurrence(Param.Array array, Expr index, List<Stmt.Loop> chain, Param.Array temp, Object origin,
+    boolean unguarded) {}

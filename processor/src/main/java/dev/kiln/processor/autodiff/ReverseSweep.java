@@ -51,7 +51,12 @@ final class ReverseSweep {
   private final Map<String, Param.Scalar> sizes = new HashMap<>();
   private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
   private final Map<OccKey, Object> origins = new HashMap<>();
+  private final Set<OccKey> guarded = new HashSet<>();
   private final List<Occurrence> occurrences = new ArrayList<>();
+  /** Accumulators summed by a nested loop that starts from them (see {@link #nestedSum}). */
+  private final Set<Expr.Var> passThrough = new HashSet<>();
+  /** Per forward loop, flags its reverse loop carries (forward terms; see running extrema in {@link #carried}). */
+  private final Map<Stmt.Loop, List<Stmt.Carried>> flags = new java.util.IdentityHashMap<>();
   private int nextLoopId;
 
   private record OccKey(Param.Array array, Expr index, Stmt.Loop level) {}
@@ -173,8 +178,8 @@ final class ReverseSweep {
     }
 
     void contribute(Expr node, Expr a) {
-      if (!levels.active(node)) {
-        return;
+      if (!levels.active(node) || passThrough.contains(node)) {
+        return; // a pass-through accumulator's adjoint is its loop's, handled there
       }
       Expr typed = f.cast(node.type(), a);
       if (levels.level(node) != ctx.forward) {
@@ -202,6 +207,9 @@ final class ReverseSweep {
       OccKey key = new OccKey(l.array(), l.index(), level.ctx.forward);
       Expr masked = f.select(l.guard(), a, f.constant(a.type(), 0));
       adjoints.merge(key, masked, this::add);
+      if (!(l.guard() instanceof Expr.Const c && c.isTrue())) {
+        guarded.add(key);
+      }
       origins.computeIfAbsent(key, k -> originOf(l, level.ctx.forward == null ? op.body() : level.ctx.forward.body()));
       return;
     }
@@ -343,6 +351,10 @@ final class ReverseSweep {
     Context ctx = new Context(outer.ctx, loop, index);
     Map<Expr, Expr> escapes = new LinkedHashMap<>();
     List<Stmt> body = sweep(ctx, loop.body(), innerSeeds, escapes);
+    List<Stmt.Carried> carried = new ArrayList<>();
+    for (Stmt.Carried flag : flags.getOrDefault(loop, List.of())) {
+      carried.add(new Stmt.Carried(flag.phi(), outer.ctx.map(flag.init()), ctx.map(flag.next()), flag.result()));
+    }
     List<Stmt.Carried> sums = new ArrayList<>();
     for (Map.Entry<Expr, Expr> e : escapes.entrySet()) {
       ScalarType t = e.getKey().type();
@@ -352,8 +364,9 @@ final class ReverseSweep {
       levels.register(result, levels.parentOf(loop));
       sums.add(new Stmt.Carried(phi, f.constant(t, 0), add(phi, ctx.map(e.getValue())), result));
     }
+    carried.addAll(sums);
     Stmt.Loop reverse = new Stmt.Loop(ctx.reverseId, index, outer.ctx.map(loop.lo()), outer.ctx.map(loop.hi()),
-        loop.step(), outer.ctx.map(loop.guard()), sums, body, loop.origin());
+        loop.step(), outer.ctx.map(loop.guard()), carried, body, loop.origin());
     int k = 0;
     for (Map.Entry<Expr, Expr> e : escapes.entrySet()) {
       outer.contribute(e.getKey(), sums.get(k++).result());
@@ -381,20 +394,93 @@ final class ReverseSweep {
     } else if (next instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
       extremum = true;
       term = call.args().get(0) == phi ? call.args().get(1) : call.args().get(1) == phi ? call.args().get(0) : null;
+    } else if (next instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT && nestedSum(loop, phi, v)) {
+      // acc is summed by a loop inside this one, which starts from acc: each iteration adds that loop's sum
+      passThrough.add(phi);
+      innerSeeds.merge(v, aR, this::add);
+      outer.contribute(c.init(), aR);
+      return;
     }
     if (term == null || Levels.dependsOn(term, phis, new HashMap<>())) {
       throw new NotDifferentiable("the loop-carried value '" + phi.name() + "' is updated in a way Kiln cannot"
           + " differentiate; Kiln differentiates loops whose carried values are sums (acc += ...) or running"
           + " maxima or minima (m = max(m, ...))", loop.origin());
     }
+    if (extremum && passThrough.contains(c.init())) {
+      throw new NotDifferentiable("the running maximum or minimum '" + phi.name() + "' continues one of an"
+          + " enclosing loop; Kiln differentiates running maxima kept within one loop", loop.origin());
+    }
     Expr zero = f.constant(aR.type(), 0);
     if (extremum) {
+      // the adjoint goes to the first value attaining the extremum (Java's max keeps the earlier on ties):
+      // the initial value when it attains it, else the first iteration that does, found by a flag carried
+      // through the reverse loop, which runs in the same order
       Expr r = c.result();
-      innerSeeds.merge(term, f.select(f.binary(BinaryOp.EQ, f.cast(r.type(), term), r, -1), aR, zero), this::add);
-      outer.contribute(c.init(), f.select(f.binary(BinaryOp.EQ, f.cast(r.type(), c.init()), r, -1), aR, zero));
+      Expr initAttains = f.binary(BinaryOp.EQ, f.cast(r.type(), c.init()), r, -1);
+      Expr attains = f.binary(BinaryOp.EQ, f.cast(r.type(), term), r, -1);
+      Expr.Var seen = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.CARRIED);
+      Expr.Var seenAfter = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.LOOP_RESULT);
+      levels.register(seen, loop);
+      levels.register(seenAfter, levels.parentOf(loop));
+      flags.computeIfAbsent(loop, k -> new ArrayList<>())
+          .add(new Stmt.Carried(seen, initAttains, f.binary(BinaryOp.LOR, seen, attains, -1), seenAfter));
+      Expr first = f.binary(BinaryOp.LAND, attains, f.unary(dev.kiln.processor.ir.UnaryOp.NOT, seen), -1);
+      innerSeeds.merge(term, f.select(first, aR, zero), this::add);
+      outer.contribute(c.init(), f.select(initAttains, aR, zero));
     } else {
       innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR, this::add);
       outer.contribute(c.init(), aR);
+    }
+  }
+
+  /**
+   * Whether {@code result} is the result of a sum carried by a loop directly inside {@code loop}
+   * that starts from {@code phi}, and {@code phi} is used nowhere else in {@code loop}: then
+   * {@code loop}'s carried value is a sum too (the natural form of a sum over nested loops).
+   */
+  private static boolean nestedSum(Stmt.Loop loop, Expr.Var phi, Expr.Var result) {
+    Stmt.Carried inner = null;
+    for (Stmt s : loop.body()) {
+      if (s instanceof Stmt.Loop m) {
+        for (Stmt.Carried c : m.carried()) {
+          if (c.result() == result && c.init() == phi) {
+            inner = c;
+          }
+        }
+      }
+    }
+    if (inner == null) {
+      return false; // the inner loop checks its own update when it is differentiated
+    }
+    List<Expr> uses = new ArrayList<>();
+    collectUses(loop.body(), inner, uses);
+    Map<Expr, Boolean> memo = new HashMap<>();
+    for (Expr e : uses) {
+      if (Levels.dependsOn(e, Set.of(phi), memo)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every expression of {@code stmts}, nested loops included, but the init of {@code except}. */
+  private static void collectUses(List<Stmt> stmts, Stmt.Carried except, List<Expr> out) {
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Store st) {
+        out.addAll(List.of(st.index(), st.value(), st.guard()));
+      } else if (s instanceof Stmt.Accumulate a) {
+        out.addAll(List.of(a.index(), a.value(), a.guard()));
+      } else {
+        Stmt.Loop l = (Stmt.Loop) s;
+        out.addAll(List.of(l.lo(), l.hi(), l.guard()));
+        for (Stmt.Carried c : l.carried()) {
+          out.add(c.next());
+          if (c != except) {
+            out.add(c.init());
+          }
+        }
+        collectUses(l.body(), except, out);
+      }
     }
   }
 
@@ -463,7 +549,7 @@ final class ReverseSweep {
         flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), stride, -1), -1);
       }
       out.add(new Stmt.Store(temp, ctx.map(flat), ctx.map(e.getValue()), f.trueValue(), origins.get(key)));
-      occurrences.add(new Occurrence(key.array(), key.index(), chain, temp, origins.get(key)));
+      occurrences.add(new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key)));
     }
     return out;
   }

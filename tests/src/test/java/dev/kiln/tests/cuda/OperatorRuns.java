@@ -13,6 +13,7 @@ import dev.kiln.tests.fusion.Loops;
 import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.gradients.HandGradients;
+import dev.kiln.tests.gradients.Gradients;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.Linear;
 import dev.kiln.tests.ops.Lstm;
@@ -40,7 +41,7 @@ final class OperatorRuns {
   static final List<Class<?>> OPERATOR_CLASSES = List.of(
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
-      HandGradients.class);
+      HandGradients.class, Gradients.class);
   private static final int[] SIZES = {37, 130};
 
   private OperatorRuns() {}
