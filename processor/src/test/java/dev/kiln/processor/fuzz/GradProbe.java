@@ -73,15 +73,15 @@ final class GradProbe {
     return sum;
   }
 
-  /** The largest magnitude of each term the perturbation changed, summed: the scale of L's noise. */
+  /** The largest magnitude of each term of L on the probe, summed: the scale of L's noise. */
   double noiseScale() {
     double sum = 0;
     for (int i = 0; i < zero.length; i++) {
       double z = zero[i];
-      if (plus[i] != z || minus[i] != z || plusHalf[i] != z || minusHalf[i] != z) {
-        sum += Math.max(Math.max(Math.abs(z), Math.abs(plus[i])),
-            Math.max(Math.abs(minus[i]), Math.max(Math.abs(plusHalf[i]), Math.abs(minusHalf[i]))));
-      }
+      // every term, changed or not: a generated operator may absorb a tiny contribution (big + tiny * x
+      // in float), so a term that did not change at all still hides a derivative below its rounding
+      sum += Math.max(Math.max(Math.abs(z), Math.abs(plus[i])),
+          Math.max(Math.abs(minus[i]), Math.max(Math.abs(plusHalf[i]), Math.abs(minusHalf[i]))));
     }
     return sum;
   }
