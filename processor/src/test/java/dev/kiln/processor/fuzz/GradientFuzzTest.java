@@ -49,16 +49,23 @@ import org.junit.jupiter.api.TestFactory;
  * text of the operator or of an elementwise operator it calls says {@code float}; a double
  * operator with a float cast inside is float too, since its L is only float-accurate) {@code h =
  * 1e-3} relative to {@code max(1, |x|)}, {@code rel = 1e-2}; double ones {@code h = 1e-6}, {@code
- * rel = 1e-6}; plus {@code 128 eps} times the magnitude of the changed terms of L and of the
- * predicted change. Calibrated with {@code -Dkiln.gradfuzz.fdStandIn=true}, which replaces every
- * gradient under test by central differences at a third of the step: over 2000 seeds no stand-in
- * failed (see the report of the change that added this test for the ratio histogram), while a
- * correct gradient differs from a central difference only by truncation ({@code h^2 L'''}) and
- * noise ({@code eps/h}), far below {@code rel}.
+ * rel = 1e-6}; plus {@code 128 eps}  times the magnitude of the terms of L and of the
+ * predicted change, where the noise magnitude counts every term of L on the probe (changed or not:
+ * a generated float operator may absorb a tiny contribution entirely, {@code big + 1e-42 * x}, so
+ * that the central difference is exactly 0 while the true derivative is not).
+ *
+ * <p><b>Calibration.</b> With {@code -Dkiln.gradfuzz.fdStandIn=true} every gradient under test is
+ * replaced by per-element central differences at a third of the step (which carry their own
+ * truncation and noise, so they are a harder case than a correct gradient). Over seeds 1..400 (12680
+ * probes) the ratio |fd - predicted| / tolerance was below 1e-2 for 99.5% of probes, the worst
+ * passing one 0.16; the only 2 failures were the stand-in itself straddling a spike narrower than
+ * h/3 (a float {@code ==} comparison), invisible to the probes at h and h/2. With the processor's
+ * gradients (seeds 1..1200, 38365 probes) all but 76 probes are below 1e-2; the failures are the
+ * bugs reported with this test, with ratios of 2 to 10 or more.
  */
 class GradientFuzzTest {
   /** Fewer than the differential test's: each seed also runs dozens of forward passes per gradient. */
-  static final int DEFAULT_ITERATIONS = 36;
+  static final int DEFAULT_ITERATIONS = 30;
 
   private static final Pattern UNAVAILABLE = Pattern.compile("'(\\w+)' gets no derived gradient: (.*?)\\. Write one");
 
