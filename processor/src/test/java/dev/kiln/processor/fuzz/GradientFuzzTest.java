@@ -65,7 +65,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class GradientFuzzTest {
   /** Fewer than the differential test's: each seed also runs dozens of forward passes per gradient. */
-  static final int DEFAULT_ITERATIONS = 30;
+  static final int DEFAULT_ITERATIONS = 20;
 
   private static final Pattern UNAVAILABLE = Pattern.compile("'(\\w+)' gets no derived gradient: (.*?)\\. Write one");
 
