@@ -120,6 +120,14 @@ final class FuzzCompiler {
    * nvcc (an nvcc error is then a compile error).
    */
   static Compilation compile(String qualifiedName, String source, boolean nvcc) throws IOException {
+    return compile(qualifiedName, source, nvcc, false);
+  }
+
+  /**
+   * Compiles; with {@code notes}, without {@code -Xlint:none} and {@code -nowarn}, which also silence the processor's
+   * notes (such as KILN043, an operator that gets no derived gradient).
+   */
+  static Compilation compile(String qualifiedName, String source, boolean nvcc, boolean notes) throws IOException {
     Path dir = Files.createTempDirectory("kiln-fuzz");
     Files.createDirectories(dir.resolve("classes"));
     Files.createDirectories(dir.resolve("gen"));
@@ -131,9 +139,11 @@ final class FuzzCompiler {
           "-classpath", CLASS_PATH,
           "-d", dir.resolve("classes").toString(),
           "-s", dir.resolve("gen").toString(),
-          "-implicit:none",
-          "-Xlint:none",
-          "-nowarn"));
+          "-implicit:none"));
+      if (!notes) {
+        options.add("-Xlint:none");
+        options.add("-nowarn");
+      }
       if (!nvcc) {
         options.add("-Akiln.nvcc=off");
       }

@@ -18,12 +18,17 @@ final class FuzzSettings {
   private FuzzSettings() {}
 
   static LongStream seeds() {
+    return seeds(DEFAULT_ITERATIONS);
+  }
+
+  /** As {@link #seeds()}, with a test's own default for the number of seeds. */
+  static LongStream seeds(int defaultIterations) {
     String only = System.getProperty("kiln.fuzz.seed");
     if (only != null && !only.isBlank()) {
       return LongStream.of(Long.parseLong(only.trim()));
     }
     long first = Long.getLong("kiln.fuzz.firstSeed", 1L);
-    int n = Integer.getInteger("kiln.fuzz.iterations", DEFAULT_ITERATIONS);
+    int n = Integer.getInteger("kiln.fuzz.iterations", defaultIterations);
     return LongStream.range(first, first + n);
   }
 }
