@@ -14,7 +14,7 @@ final class FusionCases {
     return List.of(lstmCell(rows, cols, seed), ovl(rows, cols, seed), softmax(rows, cols, seed), layerNorm(rows, cols, seed));
   }
 
-  private static float[] random(SplittableRandom r, int n, double lo, double hi) {
+  static float[] random(SplittableRandom r, int n, double lo, double hi) {
     float[] a = new float[n];
     for (int i = 0; i < n; i++) {
       a[i] = (float) (lo + (hi - lo) * r.nextDouble());
@@ -45,7 +45,8 @@ final class FusionCases {
       ElementwiseKernels.sigmoid(n, t[3], t[11]);
       ElementwiseKernels.mul(n, t[10], t[11], hNext);
     };
-    return new FusionCase("lstmCell", "B=" + b + " H=" + h, 4L * (4 * n + n + 2 * n), 11, 1,
+    return new FusionCase("lstmCell", "B=" + b + " H=" + h, 4L * (4 * n + n + 2 * n), 11,
+        FusionReport.reported(Blocks.class, "lstmCell"),
         () -> Blocks.lstmCell(b, h, gates, c, 1f, cRef, hRef), unfused,
         () -> BlocksKernels.lstmCell(b, h, gates, c, 1f, cNext, hNext), hRef, hNext);
   }
@@ -64,7 +65,8 @@ final class FusionCases {
       ElementwiseKernels.mul(b * n, t[2], t[3], t[4]);
       LayoutKernels.concat2(b, n, t[2], t[4], out);
     };
-    return new FusionCase("ovl", "B=" + b + " N=" + n, 4L * (2 * b * n + b * n + 2 * b * n), 5, 1,
+    return new FusionCase("ovl", "B=" + b + " N=" + n, 4L * (2 * b * n + b * n + 2 * b * n), 5,
+        FusionReport.reported(Blocks.class, "ovl"),
         () -> Blocks.ovl(b, n, x, y, ref), unfused, () -> BlocksKernels.ovl(b, n, x, y, out), ref, out);
   }
 
@@ -84,7 +86,8 @@ final class FusionCases {
       RowsKernels.rowSum(b, n, e, s);
       RowsKernels.divRow(b, n, e, s, y);
     };
-    return new FusionCase("softmax", "B=" + b + " N=" + n, 4L * 2 * b * n, 5, 1,
+    return new FusionCase("softmax", "B=" + b + " N=" + n, 4L * 2 * b * n, 5,
+        FusionReport.reported(Blocks.class, "softmax"),
         () -> Blocks.softmax(b, n, x, ref), unfused, () -> BlocksKernels.softmax(b, n, x, y), ref, y);
   }
 
@@ -109,7 +112,8 @@ final class FusionCases {
       RowsKernels.mulCols(b, n, t[2], gamma, t[3]);
       RowsKernels.addCols(b, n, t[3], beta, y);
     };
-    return new FusionCase("layerNorm", "B=" + b + " N=" + n, 4L * (2 * b * n + 2 * n), 8, 1,
+    return new FusionCase("layerNorm", "B=" + b + " N=" + n, 4L * (2 * b * n + 2 * n), 8,
+        FusionReport.reported(Blocks.class, "layerNorm"),
         () -> Blocks.layerNorm(b, n, x, gamma, beta, ref), unfused,
         () -> BlocksKernels.layerNorm(b, n, x, gamma, beta, y), ref, y);
   }
