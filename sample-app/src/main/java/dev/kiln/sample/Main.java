@@ -13,7 +13,9 @@ import java.util.Map;
 
 /**
  * Kiln's sample: a small LSTM forward pass run as plain Java and as the kernels Kiln generated from
- * the same source ({@link LstmOps}), checked against each other and timed.
+ * the same source ({@link LstmOps}), checked against each other and timed; then a few steps of
+ * training through the gradients Kiln generated ({@link TrainingRun}), checked against finite
+ * differences of the plain-Java forward pass.
  */
 public final class Main {
   /** Largest absolute difference allowed between a kernel and its plain-Java source. */
@@ -62,7 +64,7 @@ public final class Main {
   /** Prints the header and the table; false when some kernel disagrees with its source. */
   private boolean run(Device device) {
     Options o = options;
-    out.println("Kiln sample: LSTM forward pass, plain Java vs generated kernels");
+    out.println("Kiln sample: LSTM forward pass, plain Java vs generated kernels; then training with Kiln's gradients");
     out.printf(Locale.ROOT, "device       %s%n", device);
     out.printf(Locale.ROOT, "cpu threads  %d (-D%s; %d processors)%n", CpuExecutor.threads(),
         CpuExecutor.THREADS_PROPERTY, Runtime.getRuntime().availableProcessors());
@@ -115,6 +117,19 @@ public final class Main {
       return false;
     }
     out.printf(Locale.ROOT, "%nOK: every kernel agrees with its plain-Java source within %.0e.%n", TOLERANCE);
+    if (o.train() == 0) {
+      return true;
+    }
+    String where = device == Device.CUDA
+        ? "on the CPU (the GPU runs the forward pass above; training uses the CPU launchers)"
+        : "on the CPU";
+    new TrainingRun(o, out).run(where, failures);
+    if (failures.length() > 0) {
+      out.println();
+      out.print("FAIL: training:\n" + failures);
+      return false;
+    }
+    out.printf(Locale.ROOT, "%nOK: Kiln's gradients agree with finite differences, and the loss decreased.%n");
     return true;
   }
 

@@ -3,10 +3,13 @@ package dev.kiln.sample;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The sample's command-line flags: sizes of the LSTM, how long to time, the random seed. */
-record Options(int batch, int input, int hidden, int classes, int steps, int reps, long seed) {
+/**
+ * The sample's command-line flags: sizes of the LSTM, how long to time, the random seed, how many
+ * training steps.
+ */
+record Options(int batch, int input, int hidden, int classes, int steps, int reps, long seed, int train) {
 
-  static final Options DEFAULTS = new Options(32, 64, 128, 16, 8, 9, 42L);
+  static final Options DEFAULTS = new Options(32, 64, 128, 16, 8, 9, 42L, 10);
 
   /** Thrown for a flag the sample does not know or a value it cannot use; the message says which. */
   static final class UsageException extends Exception {
@@ -23,9 +26,12 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
         "",
         "Runs a small LSTM forward pass (affine + lstmCell per time step, then affine + softmax)",
         "as plain Java and as Kiln's generated kernels, checks that they agree within 1e-5 and",
-        "prints a timing table. Exits 1 if they disagree, 2 on a bad flag.",
+        "prints a timing table. Then trains the LSTM with Kiln's generated gradients: checks them",
+        "against finite differences of the plain-Java forward pass and prints the loss of each",
+        "gradient-descent step. Exits 1 if a kernel or a gradient disagrees or the loss does not",
+        "decrease, 2 on a bad flag.",
         "",
-        "flags (--name VALUE or --name=VALUE; all positive integers):",
+        "flags (--name VALUE or --name=VALUE; positive integers, --train also 0):",
         "  --batch N     rows per time step        (default " + DEFAULTS.batch + ")",
         "  --hidden N    LSTM hidden size H        (default " + DEFAULTS.hidden + ")",
         "  --steps N     time steps T              (default " + DEFAULTS.steps + ")",
@@ -33,6 +39,7 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
         "  --classes N   softmax classes           (default " + DEFAULTS.classes + ")",
         "  --reps N      timed repetitions, median (default " + DEFAULTS.reps + ")",
         "  --seed N      random seed of the data   (default " + DEFAULTS.seed + ")",
+        "  --train N     training steps; 0: none   (default " + DEFAULTS.train + ")",
         "  --help        print this and exit",
         "",
         "system properties: -Dkiln.cpu.threads=N (kernel threads), -Dkiln.device=cpu|cuda");
@@ -68,7 +75,7 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
       } else {
         throw new UsageException("--" + name + " needs a value");
       }
-      given.put(name, positive(name, text));
+      given.put(name, name.equals("train") ? nonNegative(name, text) : positive(name, text));
     }
     Options o = new Options(
         intValue(given, "batch", DEFAULTS.batch),
@@ -77,7 +84,8 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
         intValue(given, "classes", DEFAULTS.classes),
         intValue(given, "steps", DEFAULTS.steps),
         intValue(given, "reps", DEFAULTS.reps),
-        given.getOrDefault("seed", DEFAULTS.seed));
+        given.getOrDefault("seed", DEFAULTS.seed),
+        intValue(given, "train", DEFAULTS.train));
     o.checkArraySizes();
     return o;
   }
@@ -90,9 +98,21 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
   private static boolean isFlag(String name) {
     switch (name) {
       case "batch": case "input": case "hidden": case "classes": case "steps": case "reps": case "seed":
+      case "train":
         return true;
       default:
         return false;
+    }
+  }
+
+  private static long nonNegative(String name, String text) throws UsageException {
+    if (text.trim().equals("0")) {
+      return 0;
+    }
+    try {
+      return positive(name, text);
+    } catch (UsageException e) {
+      throw new UsageException("--" + name + " needs 0 or a positive integer, not '" + text + "'");
     }
   }
 

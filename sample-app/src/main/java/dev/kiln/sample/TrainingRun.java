@@ -1,0 +1,191 @@
+package dev.kiln.sample;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * The sample's training section: checks Kiln's derived gradients against central differences of
+ * the plain-Java forward pass, then trains for a few steps, printing the loss and time of each.
+ */
+final class TrainingRun {
+  /** Step of the central differences, on single weights and along the gradient's direction. */
+  static final double FD_STEP = 1e-2;
+  /** A Kiln gradient passes when {@code |kiln - fd| <= FD_RTOL * |fd| + FD_ATOL}. */
+  static final double FD_RTOL = 2e-2;
+  static final double FD_ATOL = 2e-4;
+
+  private final Options options;
+  private final PrintStream out;
+
+  TrainingRun(Options options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs the check and the training; appends a line to {@code failures} for each problem. */
+  void run(String where, StringBuilder failures) {
+    LstmModel model = new LstmModel(options);
+    Training t = new Training(model, options.seed());
+    out.println();
+    out.printf(Locale.ROOT, "Training %s: %d steps of gradient descent (lr %s) on the mean cross-entropy of the%n",
+        where, options.train(), Training.LEARNING_RATE);
+    out.println("same LSTM, classifying its B input sequences by the class a random linear teacher gives their");
+    out.println("sum over time. Every pass is a Kiln launcher: lstmStep and classifierLoss forward; their backward");
+    out.println("passes classifierLossGrad and lstmStepGrad (through time), derived by Kiln from the operators'");
+    out.println("source, with affine's hand-written @Gradient (affineBackward) inside; add and sgd for the update.");
+
+    gradientCheck(t, failures);
+
+    out.println();
+    out.printf(Locale.ROOT, "%6s %10s %12s %12s%n", "step", "loss", "forward ms", "backward ms");
+    int steps = options.train();
+    double[] forwardMs = new double[steps];
+    double[] backwardMs = new double[steps];
+    float first = Float.NaN;
+    for (int s = 0; s < steps; s++) {
+      long t0 = System.nanoTime();
+      float loss = t.forward();
+      long t1 = System.nanoTime();
+      t.backward();
+      t.update();
+      long t2 = System.nanoTime();
+      forwardMs[s] = (t1 - t0) / 1e6;
+      backwardMs[s] = (t2 - t1) / 1e6;
+      out.printf(Locale.ROOT, "%6d %10.4f %12.3f %12.3f%n", s + 1, loss, forwardMs[s], backwardMs[s]);
+      if (s == 0) {
+        first = loss;
+      }
+    }
+    float after = t.forward();
+    out.printf(Locale.ROOT, "%6s %10.4f%n", "after", after);
+    if (!(after < first)) {
+      failures.append(String.format(Locale.ROOT, "  training: the loss did not decrease (%.4f -> %.4f)%n", first, after));
+    }
+    double forward = median(forwardMs);
+    double backward = median(backwardMs);
+    double plain = Bench.medianMillis(() -> t.plainLoss(t.w, t.bias, t.wOut, t.bOut), options.reps());
+    out.println();
+    out.printf(Locale.ROOT, "loss %.4f -> %.4f in %d steps; %d of %d sequences classified right after.%n", first,
+        after, steps, correct(model, t), model.batch);
+    out.printf(Locale.ROOT, "per training step (median of the steps above): %.3f ms = forward %.3f ms + backward and"
+        + " update %.3f ms.%nplain-Java forward pass of the same loss: %.3f ms (median of %d after warm-up); the"
+        + " backward pass has no plain-Java form to time.%n", forward + backward, forward, backward, plain, options.reps());
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
+  /** Kiln's gradient of every parameter tensor vs central differences of {@link Training#plainLoss}. */
+  private void gradientCheck(Training t, StringBuilder failures) {
+    t.forward();
+    t.backward();
+    out.println();
+    out.printf(Locale.ROOT, "gradient check: Kiln's backward pass vs central differences (step %.0e) of the plain-Java%n", FD_STEP);
+    out.printf(Locale.ROOT, "forward, in each weight tensor's largest entry, a random entry and the gradient's direction;%n");
+    out.printf(Locale.ROOT, "passes when |kiln - fd| <= %.0e * |fd| + %.0e%n", FD_RTOL, FD_ATOL);
+    out.printf(Locale.ROOT, "  %-6s %-14s %13s %13s %10s%n", "tensor", "where", "kiln", "finite diff", "|diff|");
+    Random random = new Random(options.seed() + 3);
+    float[][] params = {t.w, t.bias, t.wOut, t.bOut};
+    float[][] grads = {t.dw.clone(), t.dbias.clone(), t.dwOut.clone(), t.dbOut.clone()};
+    String[] names = {"w", "bias", "wOut", "bOut"};
+    for (int p = 0; p < params.length; p++) {
+      float[] g = grads[p];
+      int largest = 0;
+      for (int i = 1; i < g.length; i++) {
+        if (Math.abs(g[i]) > Math.abs(g[largest])) {
+          largest = i;
+        }
+      }
+      int any = random.nextInt(g.length);
+      for (int e : new int[] {largest, any}) {
+        float[] dir = new float[g.length];
+        dir[e] = 1f;
+        check(t, params, p, dir, g[e], names[p], "[" + e + "]", failures);
+      }
+      double norm = 0;
+      for (float v : g) {
+        norm += (double) v * v;
+      }
+      norm = Math.sqrt(norm);
+      if (norm > 0) {
+        float[] dir = new float[g.length];
+        for (int i = 0; i < g.length; i++) {
+          dir[i] = (float) (g[i] / norm);
+        }
+        check(t, params, p, dir, norm, names[p], "along grad", failures);
+      }
+    }
+  }
+
+  /** Compares {@code kiln}, the derivative along {@code dir} of tensor {@code p}, with central differences. */
+  private void check(Training t, float[][] params, int p, float[] dir, double kiln, String name, String where,
+      StringBuilder failures) {
+    float[][] plus = copy(params);
+    float[][] minus = copy(params);
+    for (int i = 0; i < dir.length; i++) {
+      plus[p][i] += (float) (FD_STEP * dir[i]);
+      minus[p][i] -= (float) (FD_STEP * dir[i]);
+    }
+    double fd = (t.plainLoss(plus[0], plus[1], plus[2], plus[3]) - t.plainLoss(minus[0], minus[1], minus[2], minus[3]))
+        / (2 * FD_STEP);
+    double diff = Math.abs(kiln - fd);
+    boolean ok = diff <= FD_RTOL * Math.abs(fd) + FD_ATOL;
+    out.printf(Locale.ROOT, "  %-6s %-14s %13.5e %13.5e %10.2e%s%n", name, where, kiln, fd, diff, ok ? "" : "  FAIL");
+    if (!ok) {
+      failures.append(String.format(Locale.ROOT, "  gradient of %s %s: Kiln %.5e, finite differences %.5e%n",
+          name, where, kiln, fd));
+    }
+  }
+
+  private static float[][] copy(float[][] arrays) {
+    float[][] c = new float[arrays.length][];
+    for (int i = 0; i < arrays.length; i++) {
+      c[i] = arrays[i].clone();
+    }
+    return c;
+  }
+
+  /** The number of rows whose largest logit is their label, after training. */
+  private static int correct(LstmModel m, Training t) {
+    float[] w = t.w;
+    float[] bias = t.bias;
+    float[] wOut = t.wOut;
+    float[] bOut = t.bOut;
+    int b = m.batch;
+    int h = m.hidden;
+    float[] hPrev = new float[b * h];
+    float[] cPrev = new float[b * h];
+    float[] hNew = new float[b * h];
+    float[] cNew = new float[b * h];
+    for (int step = 0; step < m.steps; step++) {
+      LstmOpsKernels.lstmStep(b, m.input, h, m.xs[step], hPrev, cPrev, w, bias, LstmModel.FORGET_BIAS, cNew, hNew);
+      float[] swap = hPrev;
+      hPrev = hNew;
+      hNew = swap;
+      swap = cPrev;
+      cPrev = cNew;
+      cNew = swap;
+    }
+    float[] logits = new float[b * m.classes];
+    LstmOpsKernels.affine(b, h, m.classes, hPrev, wOut, bOut, logits);
+    int right = 0;
+    for (int row = 0; row < b; row++) {
+      int best = 0;
+      for (int c = 1; c < m.classes; c++) {
+        if (logits[row * m.classes + c] > logits[row * m.classes + best]) {
+          best = c;
+        }
+      }
+      if (best == t.labels[row]) {
+        right++;
+      }
+    }
+    return right;
+  }
+}
