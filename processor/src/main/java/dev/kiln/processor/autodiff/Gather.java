@@ -227,11 +227,13 @@ final class Gather {
 
   /**
    * Whether solved variable {@code v}'s value {@code x} is a gather coordinate whose extent is
-   * {@code v}'s range {@code [0, extent)}, so its range check always holds.
+   * {@code v}'s range {@code [0, size)} (a grid variable, or a loop from 0 to a size), so its range
+   * check always holds.
    */
   private boolean sameRange(Expr x, Var v, List<Expr> coords, Shape shape) {
     int d = coords.indexOf(x);
-    if (d < 0 || v.loop() != null || !(v.hi() instanceof Expr.ScalarRef s)) {
+    boolean fromZero = v.lo() instanceof Expr.Const c && c.integralValue() == 0;
+    if (d < 0 || !fromZero || v.step() != 1 || !(v.hi() instanceof Expr.ScalarRef s)) {
       return false;
     }
     return shape.extents().get(d).equals(Poly.symbol(s.param().name()));

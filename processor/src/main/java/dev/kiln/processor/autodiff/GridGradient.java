@@ -141,15 +141,33 @@ public final class GridGradient {
     CompositeBuilder b = new CompositeBuilder(name, op.owner(), sig);
     List<Param> adjointParams = new ArrayList<>(forwardPart);
     adjointParams.addAll(upstream.values());
+    List<Param.Array> extrema = TieCounts.outputs(op);
+    for (Param.Array y : extrema) {
+      Param.Array counts = TieCounts.counts(y, ArrayRole.IN);
+      adjointParams.add(counts);
+      b.temp(counts.name(), counts.elementType(), y.shape().length(), null);
+    }
+    if (!extrema.isEmpty()) {
+      b.call(TieCounts.counter(op, forwardPart, outputsIn), Map.of());
+    }
     direct.forEach(x -> adjointParams.add(grads.get(x)));
-    occurrences.forEach(o -> adjointParams.add(o.temp()));
+    Set<Param.Array> flatTemps = new java.util.HashSet<>();
+    sweep.flats().forEach(fl -> flatTemps.add(fl.occurrence().temp()));
+    occurrences.stream().filter(o -> !flatTemps.contains(o.temp())).forEach(o -> adjointParams.add(o.temp()));
     OperatorIr adjoint = new OperatorIr(op.owner(), op.name() + "$adjoint", OperatorKind.GRID, adjointParams, null, null,
         op.grid(), adjointBody, Map.of());
     for (Occurrence o : occurrences) {
       b.temp(o.temp().name(), o.temp().elementType(), o.temp().shape().length(), o.origin());
     }
-    if (!occurrences.isEmpty() || !direct.isEmpty()) {
+    if (occurrences.size() > flatTemps.size() || !direct.isEmpty()) {
       b.call(adjoint, Map.of());
+    }
+    List<Param> flatParams = new ArrayList<>(adjointParams.subList(0, forwardPart.size() + upstream.size()));
+    extrema.forEach(y -> flatParams.add(TieCounts.counts(y, ArrayRole.IN)));
+    int n = 0;
+    for (ReverseSweep.Flat fl : sweep.flats()) {
+      FlatAdjoint flat = FlatAdjoint.of(f, op, fl, flatParams, ++n);
+      b.call(flat.op(), flat.sizes());
     }
     Map<String, Param.Scalar> sizes = new HashMap<>();
     op.scalars().forEach(s -> sizes.put(s.name(), s));

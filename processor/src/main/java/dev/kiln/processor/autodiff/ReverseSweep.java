@@ -52,6 +52,7 @@ final class ReverseSweep {
   private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
   private final Map<OccKey, Object> origins = new HashMap<>();
   private final Set<OccKey> guarded = new HashSet<>();
+  private final List<Flat> flats = new ArrayList<>();
   private final List<Occurrence> occurrences = new ArrayList<>();
   /** Accumulators summed by a nested loop that starts from them (see {@link #nestedSum}). */
   private final Set<Expr.Var> passThrough = new HashSet<>();
@@ -245,9 +246,12 @@ final class ReverseSweep {
         if (ac.op() == ReduceKind.SUM) {
           level.contribute(ac.value(), dy);
         } else if (ac.op() == ReduceKind.MAX || ac.op() == ReduceKind.MIN) {
+          // split evenly among the terms attaining the result (see TieCounts)
           Expr y = f.load(outputsIn.get(ac.array()), ac.index(), ac.guard(), scopeOf(level.ctx));
           Expr attains = f.binary(BinaryOp.EQ, f.cast(y.type(), ac.value()), y, -1);
-          level.contribute(ac.value(), f.select(attains, dy, f.constant(dy.type(), 0)));
+          Expr ties = f.load(TieCounts.counts(ac.array(), ArrayRole.IN), ac.index(), ac.guard(), scopeOf(level.ctx));
+          Expr share = f.binary(BinaryOp.DIV, dy, f.cast(dy.type(), ties), -1);
+          level.contribute(ac.value(), f.select(attains, share, f.constant(dy.type(), 0)));
         } else {
           throw new NotDifferentiable("'" + ac.array().name() + "' is a @Reduce product; Kiln derives gradients of"
               + " sums, maxima and minima", ac.origin());
@@ -548,10 +552,64 @@ final class ReverseSweep {
         Expr stride = PolyExpr.of(f, shape.stride(d), sizes);
         flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), stride, -1), -1);
       }
-      out.add(new Stmt.Store(temp, ctx.map(flat), ctx.map(e.getValue()), f.trueValue(), origins.get(key)));
-      occurrences.add(new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key)));
+      Occurrence occurrence = new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key));
+      occurrences.add(occurrence);
+      if (flattenable(e.getValue(), chain)) {
+        flats.add(new Flat(occurrence, e.getValue()));
+      } else {
+        out.add(new Stmt.Store(temp, ctx.map(flat), ctx.map(e.getValue()), f.trueValue(), origins.get(key)));
+      }
     }
     return out;
+  }
+
+  /**
+   * A read inside loops whose adjoint depends only on the worker, the loop indices and values read
+   * from memory (no loop-carried value, no sum of another loop): a matrix product's operands, a
+   * convolution's input and kernel. Its adjoint is then computed by its own kernel over the grid
+   * and the loops' ranges ({@link Flat}), with no loop, which the merger can recompute inside the
+   * gather that reads it instead of storing it.
+   */
+  private boolean flattenable(Expr adjoint, List<Stmt.Loop> chain) {
+    if (chain.isEmpty()) {
+      return false;
+    }
+    Set<Expr.Var> allowed = new HashSet<>();
+    op.grid().forEach(g -> allowed.add(g.var()));
+    for (Stmt.Loop l : chain) {
+      if (l.step() != 1 || !(l.guard() instanceof Expr.Const c && c.isTrue())) {
+        return false;
+      }
+      allowed.add(l.index());
+    }
+    return onlyVars(adjoint, allowed, new HashMap<>());
+  }
+
+  private static boolean onlyVars(Expr e, Set<Expr.Var> allowed, Map<Expr, Boolean> memo) {
+    if (e instanceof Expr.Var v) {
+      return allowed.contains(v);
+    }
+    Boolean known = memo.get(e);
+    if (known != null) {
+      return known;
+    }
+    boolean ok = true;
+    for (Expr o : e.operands()) {
+      if (!onlyVars(o, allowed, memo)) {
+        ok = false;
+        break;
+      }
+    }
+    memo.put(e, ok);
+    return ok;
+  }
+
+  /** An occurrence whose adjoint its own kernel stores (see {@link #flattenable}), in forward terms. */
+  record Flat(Occurrence occurrence, Expr adjoint) {}
+
+  /** The occurrences stored by kernels of their own rather than by the adjoint kernel. */
+  List<Flat> flats() {
+    return flats;
   }
 
   private static Poly invariant(Expr bound, Stmt.Loop l, Param.Array array) throws NotDifferentiable {

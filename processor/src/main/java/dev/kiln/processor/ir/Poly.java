@@ -108,7 +108,9 @@ public final class Poly {
 
   /**
    * This polynomial divided exactly by {@code divisor}, or null when the division leaves a
-   * remainder. Only divisors with a single monomial are handled; others divide only themselves.
+   * remainder. A divisor of several terms ({@code 3*W + 2*K - 4}) is divided by the division
+   * algorithm under the graded lexicographic order, which leaves no remainder exactly when it
+   * divides ({@code 9*W + 6*K - 12} gives 3).
    */
   public Poly divideExactly(Poly divisor) {
     if (divisor.isZero()) {
@@ -118,7 +120,7 @@ public final class Poly {
       return ONE;
     }
     if (divisor.terms.size() != 1) {
-      return isZero() ? ZERO : null;
+      return divideByPolynomial(divisor);
     }
     Map.Entry<List<String>, Long> d = divisor.terms.entrySet().iterator().next();
     Map<List<String>, Long> out = new TreeMap<>(MONOMIAL_ORDER);
@@ -136,6 +138,54 @@ public final class Poly {
     }
     return of(out);
   }
+
+  private Poly divideByPolynomial(Poly divisor) {
+    Map.Entry<List<String>, Long> lead = leading(divisor);
+    Poly rest = this;
+    Poly quotient = ZERO;
+    for (int steps = 0; !rest.isZero(); steps++) {
+      Map.Entry<List<String>, Long> t = leading(rest);
+      if (steps > 64 || t.getValue() % lead.getValue() != 0) {
+        return null;
+      }
+      List<String> monomial = new ArrayList<>(t.getKey());
+      for (String v : lead.getKey()) {
+        if (!monomial.remove(v)) {
+          return null;
+        }
+      }
+      Poly q = new Poly(Map.of(List.copyOf(monomial), t.getValue() / lead.getValue()));
+      quotient = quotient.add(q);
+      rest = rest.subtract(q.multiply(divisor));
+    }
+    return quotient;
+  }
+
+  /** The greatest term under the graded lexicographic order (degree, then exponents of the variables by name). */
+  private static Map.Entry<List<String>, Long> leading(Poly p) {
+    Map.Entry<List<String>, Long> best = null;
+    for (Map.Entry<List<String>, Long> t : p.terms.entrySet()) {
+      if (best == null || GRLEX.compare(t.getKey(), best.getKey()) > 0) {
+        best = t;
+      }
+    }
+    return best;
+  }
+
+  private static final java.util.Comparator<List<String>> GRLEX = (a, b) -> {
+    if (a.size() != b.size()) {
+      return Integer.compare(a.size(), b.size());
+    }
+    java.util.TreeSet<String> vars = new java.util.TreeSet<>(a);
+    vars.addAll(b);
+    for (String v : vars) {
+      int c = Integer.compare(java.util.Collections.frequency(a, v), java.util.Collections.frequency(b, v));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
+  };
 
   /** The part of this polynomial that {@code divisor} divides exactly, divided; see {@link #divideExactly}. */
   public Poly[] splitByDivisor(Poly divisor) {

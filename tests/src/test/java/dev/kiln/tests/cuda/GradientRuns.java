@@ -133,7 +133,8 @@ final class GradientRuns {
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = new HashMap<>();
     int dimCount = (int) Stream.of(params).filter(p -> p.isAnnotationPresent(Dim.class)).count();
-    int dimSize = dimCount >= 3 ? Math.max(3, size / 10) : size;
+    // five or more sizes multiply fast (a convolution is CO*OH*OW*CI*KH*KW): keep each small
+    int dimSize = dimCount >= 5 ? Math.max(2, size / 40) : dimCount >= 3 ? Math.max(3, size / 10) : size;
     for (Parameter p : params) {
       if (p.isAnnotationPresent(Dim.class)) {
         dims.put(p.getName(), dimSize + dims.size());

@@ -13,6 +13,7 @@ import dev.kiln.tests.fusion.Loops;
 import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.gradients.HandGradients;
+import dev.kiln.tests.gradients.Regressions;
 import dev.kiln.tests.gradients.Gradients;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.Linear;
@@ -41,7 +42,8 @@ final class OperatorRuns {
   static final List<Class<?>> OPERATOR_CLASSES = List.of(
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
-      HandGradients.class, Gradients.class);
+      HandGradients.class, Gradients.class,
+      Regressions.class);
   private static final int[] SIZES = {37, 130};
 
   private OperatorRuns() {}
@@ -84,7 +86,8 @@ final class OperatorRuns {
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = new HashMap<>();
     int dimCount = (int) Stream.of(params).filter(p -> p.isAnnotationPresent(Dim.class)).count();
-    int dimSize = dimCount >= 3 ? Math.max(3, size / 10) : size;
+    // five or more sizes multiply fast (a convolution is CO*OH*OW*CI*KH*KW): keep each small
+    int dimSize = dimCount >= 5 ? Math.max(2, size / 40) : dimCount >= 3 ? Math.max(3, size / 10) : size;
     for (Parameter p : params) {
       if (p.isAnnotationPresent(Dim.class)) {
         dims.put(p.getName(), dimSize + dims.size());

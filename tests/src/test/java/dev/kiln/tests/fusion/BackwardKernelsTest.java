@@ -36,16 +36,16 @@ class BackwardKernelsTest {
                 + " recomputing the gates, so nothing is stored"),
         new Backward(Composites.class, "ovl", 1, Set.of(),
             "split2 and concat2 invert directly: dx is written by the [N] worker that read it"),
-        new Backward(Gradients.class, "tripleRead", 2, Set.of("s", "rowSumGrad$adj$x$1"),
-            "the forward row sum s (a loop) is stored by a first kernel; the rest is one worker per row, which"
-                + " stores the broadcast of d(rowSum) and reads it back"),
+        new Backward(Gradients.class, "tripleRead", 2, Set.of("s"),
+            "the forward row sum s (a loop) is stored by a first kernel; the rest is one worker per row, where"
+                + " the adjoint of rowSum's reads (its own loop-free kernel) is recomputed, not stored"),
         new Backward(Gradients.class, "swishParts", 1, Set.of(),
             "elementwise throughout: x's two contributions are summed in one kernel"),
         new Backward(Gradients.class, "symmetrize", 1, Set.of(),
             "da = dout + dout^T: the transpose's gather inverts into a read of dout, all on the grid [N, N]"),
-        new Backward(Gradients.class, "conv2dStridedLevels", 3, Set.of("adj$x$2", "adj$k$1"),
-            "the adjoint kernel stores one product per forward read (written in a loop, on the grid [CO, OH, OW]),"
-                + " then the dx and dk gathers, on their own grids, read it back"),
+        new Backward(Gradients.class, "conv2dStridedLevels", 2, Set.of(),
+            "the adjoint of each read inside the loops is a loop-free kernel over [CO, OH, OW] and the window,"
+                + " recomputed inside the dx and dk gathers, which run on their own grids: nothing is stored"),
         new Backward(Gradients.class, "maxPool3s2Rows", 2, Set.of("adj$x$1", "adj$x$2", "adj$x$3"),
             "the adjoint of each of a window row's three taps is written in the dy loop, so the dx gather on"
                 + " x's grid reads it from memory"));

@@ -10,6 +10,7 @@ import dev.kiln.tests.fusion.Loops;
 import dev.kiln.tests.fusion.Prims;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.gradients.HandGradients;
+import dev.kiln.tests.gradients.Regressions;
 import dev.kiln.tests.gradients.Gradients;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.Linear;
@@ -35,7 +36,8 @@ final class Operators {
   static final List<Class<?>> CLASSES = List.of(
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
-      HandGradients.class, Gradients.class);
+      HandGradients.class, Gradients.class,
+      Regressions.class);
 
   static List<Method> all() {
     return CLASSES.stream()

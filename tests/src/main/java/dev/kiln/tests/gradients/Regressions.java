@@ -1,0 +1,64 @@
+package dev.kiln.tests.gradients;
+
+import static dev.kiln.KMath.*;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Reduce;
+import dev.kiln.Shape;
+
+/** Minimal operators from gradient bugs the fuzzer found; the finite-difference check runs on each. */
+public final class Regressions {
+  private Regressions() {}
+
+  /** The branch not taken must pass no NaN: sqrt's derivative at x < 0 is NaN, but the gradient there is 0. */
+  @Operator
+  public static float safeSqrt(float x) {
+    return x > 0f ? sqrt(x) : 0f;
+  }
+
+  /** The same inside a grid operator. */
+  @Operator
+  public static void safeSqrtMap(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[i] > 0f ? sqrt(x[i]) : 0f;
+    }
+  }
+
+  /**
+   * An offset read whose gather covers part of the input: elements nobody reads must get 0, even
+   * where the fused kernel recomputes the adjoint (sqrt's derivative at 0 is infinite).
+   */
+  @Operator
+  public static void offsetSqrt(@Dim int M, @Dim int B, @Shape("B, M + 2") float[] bias, @Out @Shape("M, B") double[] d) {
+    for (@Parallel int out = 0; out < B; out++) {
+      for (@Parallel int hi = 0; hi < M; hi++) {
+        d[hi * B + out] = Math.sqrt((double) abs(bias[out * (M + 2) + (hi + 1)]) + 1.0);
+      }
+    }
+  }
+
+  /** A @Reduce max over the same value read K times: the gradient is 1, not K (ties split evenly). */
+  @Operator
+  public static void repeatedMax(@Dim int N, @Dim int K, @Shape("N") float[] x, @Out @Reduce @Shape("N") float[] m) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (int k = 0; k < K; k++) {
+        m[i] = max(m[i], x[i]);
+      }
+    }
+  }
+
+  /** A running max over the same value read K times: the gradient goes to the first iteration only. */
+  @Operator
+  public static void repeatedRunningMax(@Dim int N, @Dim int K, @Shape("N") float[] x, @Out @Shape("N") float[] m) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float best = -1e30f;
+      for (int k = 0; k < K; k++) {
+        best = max(best, x[i]);
+      }
+      m[i] = best;
+    }
+  }
+}
