@@ -58,6 +58,8 @@ final class ReverseSweep {
   private final Set<Expr.Var> passThrough = new HashSet<>();
   /** Per forward loop, flags its reverse loop carries (forward terms; see running extrema in {@link #carried}). */
   private final Map<Stmt.Loop, List<Stmt.Carried>> flags = new java.util.IdentityHashMap<>();
+  /** Carried values of inner loops that continue a running extremum of an enclosing loop. */
+  private final Map<Stmt.Carried, NestedExtremum> nestedExtrema = new java.util.IdentityHashMap<>();
   private int nextLoopId;
 
   private record OccKey(Param.Array array, Expr index, Stmt.Loop level) {}
@@ -346,8 +348,8 @@ final class ReverseSweep {
     for (Stmt.Carried c : loop.carried()) {
       Expr aR = outer.adj.get(c.result());
       outer.done.add(c.result());
-      if (aR == null) {
-        continue;
+      if (aR == null && !nestedExtrema.containsKey(c)) {
+        continue; // (a continued extremum takes its adjoint from the enclosing loop's result)
       }
       carried(outer, loop, c, aR, phis, innerSeeds);
     }
@@ -385,6 +387,11 @@ final class ReverseSweep {
     if (next == phi) {
       return;
     }
+    NestedExtremum pending = nestedExtrema.remove(c);
+    if (pending != null) {
+      nestedExtremum(loop, c, pending, innerSeeds);
+      return;
+    }
     Expr term = null;
     boolean negate = false;
     boolean extremum = false;
@@ -398,6 +405,19 @@ final class ReverseSweep {
     } else if (next instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
       extremum = true;
       term = call.args().get(0) == phi ? call.args().get(1) : call.args().get(1) == phi ? call.args().get(0) : null;
+    } else if (next instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT && nestedSum(loop, phi, v)
+        && extremumChain(inner(loop, phi, v))) {
+      // a running maximum carried through nested loops: the gradient goes to the first attaining term
+      // in execution order, found by a flag carried through every level of reverse loops
+      Expr r = c.result();
+      Expr initAttains = f.binary(BinaryOp.EQ, f.cast(r.type(), c.init()), r, -1);
+      Expr.Var seen = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.CARRIED);
+      Expr.Var seenAfter = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.LOOP_RESULT);
+      levels.register(seen, loop);
+      levels.register(seenAfter, levels.parentOf(loop));
+      nestedExtremum(loop, c, new NestedExtremum(r, aR, initAttains, seen, seenAfter), innerSeeds);
+      outer.contribute(c.init(), f.select(initAttains, aR, f.constant(aR.type(), 0)));
+      return;
     } else if (next instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT && nestedSum(loop, phi, v)) {
       // acc is summed by a loop inside this one, which starts from acc: each iteration adds that loop's sum
       passThrough.add(phi);
@@ -435,6 +455,97 @@ final class ReverseSweep {
       innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR, this::add);
       outer.contribute(c.init(), aR);
     }
+  }
+
+  /**
+   * One level of a running extremum carried through nested loops: compare terms with the final
+   * {@code result}, pass {@code adjoint} to the first attaining one; {@code seen} (initially
+   * {@code seenInit}) says whether an earlier term attained it.
+   */
+  private record NestedExtremum(Expr result, Expr adjoint, Expr seenInit, Expr.Var seen, Expr.Var seenAfter) {}
+
+  private void nestedExtremum(Stmt.Loop loop, Stmt.Carried c, NestedExtremum n, Map<Expr, Expr> innerSeeds)
+      throws NotDifferentiable {
+    Expr next = c.next();
+    Expr.Var phi = c.phi();
+    if (next instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)
+        && (call.args().get(0) == phi || call.args().get(1) == phi)) {
+      Expr term = call.args().get(0) == phi ? call.args().get(1) : call.args().get(0);
+      Set<Expr.Var> phis = new HashSet<>();
+      loop.carried().forEach(k -> phis.add(k.phi()));
+      if (Levels.dependsOn(term, phis, new HashMap<>())) {
+        throw notDifferentiable(phi, loop);
+      }
+      Expr attains = f.binary(BinaryOp.EQ, f.cast(n.result().type(), term), n.result(), -1);
+      flags.computeIfAbsent(loop, k -> new ArrayList<>())
+          .add(new Stmt.Carried(n.seen(), n.seenInit(), f.binary(BinaryOp.LOR, n.seen(), attains, -1), n.seenAfter()));
+      Expr first = f.binary(BinaryOp.LAND, attains, f.unary(dev.kiln.processor.ir.UnaryOp.NOT, n.seen()), -1);
+      innerSeeds.merge(term, f.select(first, n.adjoint(), f.constant(n.adjoint().type(), 0)), this::add);
+      return;
+    }
+    if (next instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT && nestedSum(loop, phi, v)) {
+      Stmt.Carried inner = inner(loop, phi, v);
+      Stmt.Loop innerLoop = loopOf(loop, inner);
+      passThrough.add(phi);
+      Expr.Var seen = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.CARRIED);
+      Expr.Var seenAfter = f.newVar("seen", ScalarType.BOOL, Expr.VarKind.LOOP_RESULT);
+      levels.register(seen, innerLoop);
+      levels.register(seenAfter, loop);
+      flags.computeIfAbsent(loop, k -> new ArrayList<>()).add(new Stmt.Carried(n.seen(), n.seenInit(), seenAfter, n.seenAfter()));
+      nestedExtrema.put(inner, new NestedExtremum(n.result(), n.adjoint(), n.seen(), seen, seenAfter));
+      return;
+    }
+    throw notDifferentiable(phi, loop);
+  }
+
+  private static NotDifferentiable notDifferentiable(Expr.Var phi, Stmt.Loop loop) {
+    return new NotDifferentiable("the loop-carried value '" + phi.name() + "' is updated in a way Kiln cannot"
+        + " differentiate; Kiln differentiates loops whose carried values are sums (acc += ...) or running"
+        + " maxima or minima (m = max(m, ...))", loop.origin());
+  }
+
+  /** Whether {@code c} is a running max or min, directly or through loops nested inside its own. */
+  private boolean extremumChain(Stmt.Carried c) {
+    if (c == null) {
+      return false;
+    }
+    if (c.next() instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
+      return true;
+    }
+    if (c.next() instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT) {
+      Stmt.Loop l = loopOfPhi(c.phi());
+      return l != null && extremumChain(inner(l, c.phi(), v));
+    }
+    return false;
+  }
+
+  /** The loop carrying {@code phi}. */
+  private Stmt.Loop loopOfPhi(Expr.Var phi) {
+    return levels.level(phi);
+  }
+
+  /** The loop directly inside {@code loop} that carries {@code c}. */
+  private static Stmt.Loop loopOf(Stmt.Loop loop, Stmt.Carried c) {
+    for (Stmt s : loop.body()) {
+      if (s instanceof Stmt.Loop m && m.carried().contains(c)) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** The carried value of a loop directly inside {@code loop} whose result is {@code result} and which starts from {@code phi}. */
+  private static Stmt.Carried inner(Stmt.Loop loop, Expr.Var phi, Expr.Var result) {
+    for (Stmt s : loop.body()) {
+      if (s instanceof Stmt.Loop m) {
+        for (Stmt.Carried c : m.carried()) {
+          if (c.result() == result && c.init() == phi) {
+            return c;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   /**

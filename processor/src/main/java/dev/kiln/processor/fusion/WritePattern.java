@@ -223,13 +223,25 @@ final class WritePattern {
     Expr index = read.index();
     for (int j = 0; j < shape.rank(); j++) {
       Expr e = j == 0 && shape.rank() == 1 ? index
-          : f.binary(BinaryOp.DIV, index, PolyExpr.of(f, shape.stride(j), dims), read.scope());
+          : f.binary(BinaryOp.DIV, index, atLeastOne(f, PolyExpr.of(f, shape.stride(j), dims)), read.scope());
       if (j > 0) {
-        e = f.binary(BinaryOp.REM, e, PolyExpr.of(f, shape.extents().get(j), dims), read.scope());
+        e = f.binary(BinaryOp.REM, e, atLeastOne(f, PolyExpr.of(f, shape.extents().get(j), dims)), read.scope());
       }
       out.add(e);
     }
     return out;
+  }
+
+  /**
+   * {@code max(d, 1)}: an extent of the array may be 0 (a loop's trip count, a size of 0), and then
+   * no read of it is valid and its guard is false, but the division must still not trap.
+   */
+  private static Expr atLeastOne(ExprFactory f, Expr d) {
+    if (d instanceof Expr.Const c && c.integralValue() >= 1) {
+      return d;
+    }
+    Expr one = f.integral(d.type(), 1);
+    return f.select(f.binary(BinaryOp.GE, d, one, -1), d, one);
   }
 
   private static void collectVars(Expr e, Map<String, Expr> vars) {

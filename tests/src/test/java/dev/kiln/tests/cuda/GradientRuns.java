@@ -131,21 +131,8 @@ final class GradientRuns {
   private static void grid(Backend backend, Method op, Method launcher, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 41L + launcher.getName().hashCode());
     Parameter[] params = op.getParameters();
-    Map<String, Integer> dims = new HashMap<>();
-    int dimCount = (int) Stream.of(params).filter(p -> p.isAnnotationPresent(Dim.class)).count();
-    // five or more sizes multiply fast (a convolution is CO*OH*OW*CI*KH*KW): keep each small
-    int dimSize = dimCount >= 5 ? Math.max(2, size / 40) : dimCount >= 3 ? Math.max(3, size / 10) : size;
-    for (Parameter p : params) {
-      if (p.isAnnotationPresent(Dim.class)) {
-        dims.put(p.getName(), dimSize + dims.size());
-      }
-    }
-    int smallest = Integer.MAX_VALUE;
-    for (Parameter p : params) {
-      if (p.getType().isArray()) {
-        smallest = Math.min(smallest, ShapeEval.length(p.getAnnotation(Shape.class).value(), dims));
-      }
-    }
+    Map<String, Integer> dims = OperatorRuns.dims(params, size);
+    int smallest = OperatorRuns.smallestArray(params, dims);
     // f's arguments, @Out ones (@Reduce included) zero-filled, then its forward outputs
     Object[] forward = new Object[params.length];
     for (int i = 0; i < params.length; i++) {

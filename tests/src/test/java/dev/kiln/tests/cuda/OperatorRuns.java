@@ -81,24 +81,38 @@ final class OperatorRuns {
     return t == float.class || t == double.class || t == int.class;
   }
 
-  private static void grid(Backend backend, Method op, int size) throws Exception {
-    SplittableRandom random = new SplittableRandom(size * 31L + op.getName().hashCode());
-    Parameter[] params = op.getParameters();
+  /**
+   * The sizes of an operator's {@code @Dim}s for a run at {@code size}: distinct, and smaller the
+   * more there are (five or more multiply fast: a convolution is CO*OH*OW*CI*KH*KW).
+   */
+  static Map<String, Integer> dims(Parameter[] params, int size) {
     Map<String, Integer> dims = new HashMap<>();
     int dimCount = (int) Stream.of(params).filter(p -> p.isAnnotationPresent(Dim.class)).count();
-    // five or more sizes multiply fast (a convolution is CO*OH*OW*CI*KH*KW): keep each small
     int dimSize = dimCount >= 5 ? Math.max(2, size / 40) : dimCount >= 3 ? Math.max(3, size / 10) : size;
     for (Parameter p : params) {
       if (p.isAnnotationPresent(Dim.class)) {
         dims.put(p.getName(), dimSize + dims.size());
       }
     }
+    return dims;
+  }
+
+  /** The length of the shortest array parameter under {@code dims}. */
+  static int smallestArray(Parameter[] params, Map<String, Integer> dims) {
     int smallest = Integer.MAX_VALUE;
     for (Parameter p : params) {
       if (p.getType().isArray()) {
         smallest = Math.min(smallest, ShapeEval.length(p.getAnnotation(Shape.class).value(), dims));
       }
     }
+    return smallest;
+  }
+
+  private static void grid(Backend backend, Method op, int size) throws Exception {
+    SplittableRandom random = new SplittableRandom(size * 31L + op.getName().hashCode());
+    Parameter[] params = op.getParameters();
+    Map<String, Integer> dims = dims(params, size);
+    int smallest = smallestArray(params, dims);
     Object[] host = new Object[params.length];
     for (int i = 0; i < params.length; i++) {
       host[i] = HostData.make(params[i], dims, smallest, random);

@@ -3,7 +3,7 @@ package dev.kiln.tests.cuda;
 import java.util.Map;
 
 /** Evaluates {@code @Shape} text ("B, 4*H", "N + 2") for bound dims: the flat length. */
-final class ShapeEval {
+public final class ShapeEval {
   private final String text;
   private final Map<String, Integer> dims;
   private int pos;
@@ -13,7 +13,7 @@ final class ShapeEval {
     this.dims = dims;
   }
 
-  static int length(String shape, Map<String, Integer> dims) {
+  public static int length(String shape, Map<String, Integer> dims) {
     ShapeEval e = new ShapeEval(shape, dims);
     long n = 1;
     for (String extent : e.text.split(",")) {

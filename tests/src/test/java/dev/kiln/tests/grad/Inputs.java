@@ -114,7 +114,7 @@ final class Inputs {
   }
 
   static int length(Parameter p, Map<String, Integer> dims) {
-    return Shapes.length(p.getAnnotation(Shape.class).value(), dims);
+    return dev.kiln.tests.cuda.ShapeEval.length(p.getAnnotation(Shape.class).value(), dims);
   }
 
   /** A copy whose arrays are copies. */

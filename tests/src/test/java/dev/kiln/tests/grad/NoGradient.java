@@ -24,7 +24,5 @@ final class NoGradient {
       Map.entry("Edges.prefixTanh", "calls Prims.prefixSum, a scan"),
       Map.entry("Reductions.product", "@Reduce product (KILN043)"),
       Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
-      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"),
-      Map.entry("Gradients.maxPool3s2", "one running maximum carried through two nested loops (KILN043);"
-          + " maxPool3s2Rows, with one loop, has one"));
+      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"));
 }
