@@ -173,36 +173,38 @@ public final class GridGradient {
     op.scalars().forEach(s -> sizes.put(s.name(), s));
     Gather gather = new Gather(f, op, sizes);
     for (Map.Entry<Param.Array, Param.Array> g : grads.entrySet()) {
-      if (direct.contains(g.getKey())) {
-        continue;
+      if (!direct.contains(g.getKey())) {
+        gatherCall(b, gather, op, g.getKey(), g.getValue(), occurrences);
       }
-      List<Param> params = new ArrayList<>();
-      op.scalars().stream().filter(s -> s.type().isIntegral()).forEach(params::add);
-      Map<Occurrence, Param.Array> reads = new LinkedHashMap<>();
-      List<Occurrence> mine = new ArrayList<>();
-      for (Occurrence o : occurrences) {
-        if (o.array().equals(g.getKey())) {
-          Param.Array in = new Param.Array(o.temp().name(), -1, o.temp().elementType(), o.temp().shape(), ArrayRole.IN);
-          reads.put(o, in);
-          mine.add(o);
-        }
-      }
-      List<Param> extra = new ArrayList<>();
-      OperatorIr gatherOp = gather.build(op.name() + "$" + g.getValue().name(), g.getKey(), g.getValue(), mine, reads, extra);
-      params.addAll(extra);
-      params.addAll(reads.values());
-      params.add(g.getValue());
-      gatherOp = new OperatorIr(gatherOp.owner(), gatherOp.name(), gatherOp.kind(), params, null, null, gatherOp.grid(),
-          gatherOp.body(), Map.of());
-      Map<String, Poly> extents = new HashMap<>();
-      for (int d = 0; d < gatherOp.grid().size(); d++) {
-        Param.Scalar e = gatherOp.grid().get(d).extent();
-        if (extra.contains(e)) {
-          extents.put(e.name(), g.getKey().shape().extents().get(d));
-        }
-      }
-      b.call(gatherOp, extents);
     }
     return b.build();
+  }
+
+  /** The call of the gather writing {@code dx}, the gradient of {@code x}, from the adjoints of its reads. */
+  private static void gatherCall(CompositeBuilder b, Gather gather, OperatorIr op, Param.Array x, Param.Array dx,
+      List<Occurrence> occurrences) throws NotDifferentiable {
+    Map<Occurrence, Param.Array> reads = new LinkedHashMap<>();
+    for (Occurrence o : occurrences) {
+      if (o.array().equals(x)) {
+        reads.put(o, new Param.Array(o.temp().name(), -1, o.temp().elementType(), o.temp().shape(), ArrayRole.IN));
+      }
+    }
+    List<Param> extra = new ArrayList<>();
+    OperatorIr built = gather.build(op.name() + "$" + dx.name(), x, dx, new ArrayList<>(reads.keySet()), reads, extra);
+    List<Param> params = new ArrayList<>();
+    op.scalars().stream().filter(s -> s.type().isIntegral()).forEach(params::add);
+    params.addAll(extra);
+    params.addAll(reads.values());
+    params.add(dx);
+    OperatorIr gatherOp = new OperatorIr(built.owner(), built.name(), built.kind(), params, null, null, built.grid(),
+        built.body(), Map.of());
+    Map<String, Poly> extents = new HashMap<>();
+    for (int d = 0; d < gatherOp.grid().size(); d++) {
+      Param.Scalar e = gatherOp.grid().get(d).extent();
+      if (extra.contains(e)) {
+        extents.put(e.name(), x.shape().extents().get(d));
+      }
+    }
+    b.call(gatherOp, extents);
   }
 }
