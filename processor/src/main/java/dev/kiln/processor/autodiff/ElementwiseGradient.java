@@ -44,8 +44,8 @@ public final class ElementwiseGradient {
     ExprFactory f = new ExprFactory();
     Set<String> taken = new HashSet<>();
     op.params().forEach(p -> taken.add(p.name()));
-    Param.Scalar y = new Param.Scalar(unique("y", taken), op.params().size(), op.resultType(), false);
-    Param.Scalar dy = new Param.Scalar(unique("dy", taken), op.params().size() + 1, op.resultType(), false);
+    Param.Scalar y = new Param.Scalar(GradientNames.unique("y", taken), op.params().size(), op.resultType(), false);
+    Param.Scalar dy = new Param.Scalar(GradientNames.unique("dy", taken), op.params().size() + 1, op.resultType(), false);
     List<Param> params = new ArrayList<>(op.params());
     params.add(y);
     params.add(dy);
@@ -59,14 +59,6 @@ public final class ElementwiseGradient {
           List.of(), Map.of()));
     }
     return out;
-  }
-
-  private static String unique(String name, Set<String> taken) {
-    String n = name;
-    while (!taken.add(n)) {
-      n = n + "_";
-    }
-    return n;
   }
 
   /** Reverse mode over an expression: the adjoint of every node it reaches, parameters included. */

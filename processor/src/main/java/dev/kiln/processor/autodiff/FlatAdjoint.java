@@ -53,11 +53,7 @@ record FlatAdjoint(OperatorIr op, Map<String, Poly> sizes) {
     Param.Array temp = o.temp();
     all.add(temp);
     ExprMapper mapper = new ExprMapper(f, vars, f::scalar, a -> a, id -> 0, null, null);
-    Expr index = f.integral(ScalarType.INT, 0);
-    for (int d = 0; d < coords.size(); d++) {
-      Expr stride = PolyExpr.of(f, temp.shape().stride(d), named);
-      index = f.binary(BinaryOp.ADD, index, f.binary(BinaryOp.MUL, coords.get(d), stride, -1), -1);
-    }
+    Expr index = PolyExpr.rowMajor(f, coords, temp.shape(), named);
     Stmt store = new Stmt.Store(temp, index, mapper.map(flat.adjoint()), f.trueValue(), o.origin());
     OperatorIr op = new OperatorIr(forward.owner(), forward.name() + "$adjoint" + n, OperatorKind.GRID, all, null, null,
         grid, List.of(store), Map.of());

@@ -91,11 +91,7 @@ final class Gather {
   }
 
   private Expr flat(List<Expr> coords, Shape shape) {
-    Expr flat = f.integral(ScalarType.INT, 0);
-    for (int d = 0; d < coords.size(); d++) {
-      flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), poly(shape.stride(d)), -1), -1);
-    }
-    return flat;
+    return PolyExpr.rowMajor(f, coords, shape, sizes);
   }
 
   private Expr poly(Poly p) {

@@ -16,10 +16,15 @@ public final class GradientNames {
    * and differs from every name in {@code taken}; added to it.
    */
   static String gradient(String name, Set<String> taken) {
-    String d = "d" + name;
-    while (javax.lang.model.SourceVersion.isKeyword(d) || !taken.add(d)) {
-      d = d + "_";
+    return unique("d" + name, taken);
+  }
+
+  /** {@code name}, with {@code _} appended until it is no Java keyword and not in {@code taken}; added to it. */
+  static String unique(String name, Set<String> taken) {
+    String n = name;
+    while (javax.lang.model.SourceVersion.isKeyword(n) || !taken.add(n)) {
+      n = n + "_";
     }
-    return d;
+    return n;
   }
 }

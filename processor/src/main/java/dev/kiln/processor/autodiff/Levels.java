@@ -127,21 +127,29 @@ final class Levels {
 
   /** Whether {@code e} depends on one of {@code vars}. */
   static boolean dependsOn(Expr e, Set<Expr.Var> vars, Map<Expr, Boolean> memo) {
-    if (e instanceof Expr.Var v) {
-      return vars.contains(v);
+    return reaches(e, n -> n instanceof Expr.Var v && vars.contains(v), memo);
+  }
+
+  /**
+   * Whether {@code e} or a node below it satisfies {@code hit}; {@code memo} caches the answer per
+   * node for one {@code hit}.
+   */
+  static boolean reaches(Expr e, java.util.function.Predicate<Expr> hit, Map<Expr, Boolean> memo) {
+    if (hit.test(e)) {
+      return true;
     }
     Boolean known = memo.get(e);
     if (known != null) {
       return known;
     }
-    boolean d = false;
+    boolean found = false;
     for (Expr o : e.operands()) {
-      if (dependsOn(o, vars, memo)) {
-        d = true;
+      if (reaches(o, hit, memo)) {
+        found = true;
         break;
       }
     }
-    memo.put(e, d);
-    return d;
+    memo.put(e, found);
+    return found;
   }
 }

@@ -317,23 +317,9 @@ final class ReverseSweep {
   }
 
   private static boolean contains(Expr e, Expr target, Map<Expr, Boolean> memo) {
-    if (e == target) {
-      return true;
-    }
-    Boolean known = memo.get(e);
-    if (known != null) {
-      return known;
-    }
-    boolean found = false;
-    for (Expr o : e.operands()) {
-      if (contains(o, target, memo)) {
-        found = true;
-        break;
-      }
-    }
-    memo.put(e, found);
-    return found;
+    return Levels.reaches(e, n -> n == target, memo);
   }
+
 
   private static int scopeOf(Context ctx) {
     return ctx.forward == null ? 0 : ctx.forward.id();
@@ -513,15 +499,10 @@ final class ReverseSweep {
       return true;
     }
     if (c.next() instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT) {
-      Stmt.Loop l = loopOfPhi(c.phi());
+      Stmt.Loop l = levels.level(c.phi()); // the loop carrying it
       return l != null && extremumChain(inner(l, c.phi(), v));
     }
     return false;
-  }
-
-  /** The loop carrying {@code phi}. */
-  private Stmt.Loop loopOfPhi(Expr.Var phi) {
-    return levels.level(phi);
   }
 
   /** The loop directly inside {@code loop} that carries {@code c}. */
@@ -554,16 +535,7 @@ final class ReverseSweep {
    * {@code loop}'s carried value is a sum too (the natural form of a sum over nested loops).
    */
   private static boolean nestedSum(Stmt.Loop loop, Expr.Var phi, Expr.Var result) {
-    Stmt.Carried inner = null;
-    for (Stmt s : loop.body()) {
-      if (s instanceof Stmt.Loop m) {
-        for (Stmt.Carried c : m.carried()) {
-          if (c.result() == result && c.init() == phi) {
-            inner = c;
-          }
-        }
-      }
-    }
+    Stmt.Carried inner = inner(loop, phi, result);
     if (inner == null) {
       return false; // the inner loop checks its own update when it is differentiated
     }
@@ -658,11 +630,7 @@ final class ReverseSweep {
       Shape shape = new Shape(extents.toString(), extents);
       String name = "adj$" + key.array().name() + "$" + (occurrences.size() + 1);
       Param.Array temp = new Param.Array(name, -1, key.array().elementType(), shape, ArrayRole.OUT);
-      Expr flat = f.integral(ScalarType.INT, 0);
-      for (int d = 0; d < coords.size(); d++) {
-        Expr stride = PolyExpr.of(f, shape.stride(d), sizes);
-        flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), stride, -1), -1);
-      }
+      Expr flat = PolyExpr.rowMajor(f, coords, shape, sizes);
       Occurrence occurrence = new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key));
       occurrences.add(occurrence);
       if (flattenable(e.getValue(), chain)) {
@@ -697,23 +665,9 @@ final class ReverseSweep {
   }
 
   private static boolean onlyVars(Expr e, Set<Expr.Var> allowed, Map<Expr, Boolean> memo) {
-    if (e instanceof Expr.Var v) {
-      return allowed.contains(v);
-    }
-    Boolean known = memo.get(e);
-    if (known != null) {
-      return known;
-    }
-    boolean ok = true;
-    for (Expr o : e.operands()) {
-      if (!onlyVars(o, allowed, memo)) {
-        ok = false;
-        break;
-      }
-    }
-    memo.put(e, ok);
-    return ok;
+    return !Levels.reaches(e, n -> n instanceof Expr.Var v && !allowed.contains(v), memo);
   }
+
 
   /** An occurrence whose adjoint its own kernel stores (see {@link #flattenable}), in forward terms. */
   record Flat(Occurrence occurrence, Expr adjoint) {}

@@ -24,4 +24,13 @@ public final class PolyExpr {
     }
     return sum;
   }
+
+  /** The row-major flat index of {@code coords} in {@code shape}: the sum of each coordinate times its stride. */
+  public static Expr rowMajor(ExprFactory f, List<Expr> coords, dev.kiln.processor.ir.Shape shape, Map<String, Param.Scalar> dims) {
+    Expr flat = f.integral(ScalarType.INT, 0);
+    for (int d = 0; d < coords.size(); d++) {
+      flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), of(f, shape.stride(d), dims), -1), -1);
+    }
+    return flat;
+  }
 }

@@ -130,7 +130,7 @@ final class DifferentialRunner {
   // ---- grid ----
 
   private void grid(OperatorSpec.Grid op) throws ReflectiveOperationException {
-    Class<?>[] types = op.params().stream().map(DifferentialRunner::type).toArray(Class<?>[]::new);
+    Class<?>[] types = op.params().stream().map(OperatorSpec::javaType).toArray(Class<?>[]::new);
     Method plain = ops.getMethod(op.name(), types);
     Method kernel = kernels.getMethod(op.name(), types);
     Method twin = op.absTwin() == null ? null : ops.getMethod(op.absTwin(), types);
@@ -138,8 +138,8 @@ final class DifferentialRunner {
       Map<String, Integer> sizes = op.sizes().get(s);
       boolean large = s > 0;
       Object[] initial = arguments(op, sizes, large ? 0 : 2);
-      Object[] plainArgs = copy(initial);
-      Object[] kernelArgs = copy(initial);
+      Object[] plainArgs = Values.copyAll(initial);
+      Object[] kernelArgs = Values.copyAll(initial);
       String where = op.name() + " with " + sizes + scalars(op, initial);
       Outcome expected = call(plain, plainArgs);
       if (expected.thrown != null) {
@@ -153,7 +153,7 @@ final class DifferentialRunner {
       }
       Object[] bounds = null;
       if (twin != null) {
-        bounds = copy(initial);
+        bounds = Values.copyAll(initial);
         for (int k = 0; k < bounds.length; k++) {
           if (op.params().get(k) instanceof OperatorSpec.Array a && a.role() == OperatorSpec.Role.REDUCE) {
             absolute(bounds[k]);
@@ -233,24 +233,6 @@ final class DifferentialRunner {
       }
     }
     return b.toString();
-  }
-
-  private static Class<?> type(OperatorSpec.Param p) {
-    if (p instanceof OperatorSpec.Dim) {
-      return int.class;
-    }
-    if (p instanceof OperatorSpec.Scalar s) {
-      return s.type().primitive();
-    }
-    return ((OperatorSpec.Array) p).element().array();
-  }
-
-  private static Object[] copy(Object[] args) {
-    Object[] c = new Object[args.length];
-    for (int k = 0; k < args.length; k++) {
-      c[k] = Values.copy(args[k]);
-    }
-    return c;
   }
 
   private static void absolute(Object array) {

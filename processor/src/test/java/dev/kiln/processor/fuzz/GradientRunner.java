@@ -334,7 +334,7 @@ final class GradientRunner {
 
   private void grid(OperatorSpec.Grid op, GradPrecision precision) throws Exception {
     List<OperatorSpec.Param> params = op.params();
-    Class<?>[] types = params.stream().map(GradientRunner::type).toArray(Class<?>[]::new);
+    Class<?>[] types = params.stream().map(OperatorSpec::javaType).toArray(Class<?>[]::new);
     Method f = ops.getMethod(op.name(), types);
     List<Integer> outs = new ArrayList<>();
     List<Integer> ins = new ArrayList<>();
@@ -399,7 +399,7 @@ final class GradientRunner {
       }
     }
     String where = op.name() + " with " + sizes + scalars(op, args) + (randomOutputs ? ", outputs starting random" : "");
-    Object[] forward = copy(args);
+    Object[] forward = Values.copyAll(args);
     if (invoke(f, forward) == FAILED) {
       return "!" + where + ": the plain method threw " + lastThrown + " (a generator bug)";
     }
@@ -420,7 +420,7 @@ final class GradientRunner {
       dY[o] = d;
     }
     // the gradient: fGrad(forward results, dY..., dX...), dX starting NaN so an unwritten element shows
-    List<Object> call = new ArrayList<>(Arrays.asList(copy(forward)));
+    List<Object> call = new ArrayList<>(Arrays.asList(Values.copyAll(forward)));
     outs.forEach(o -> call.add(Values.copy(dY[o])));
     Object[] grads = new Object[ins.size()];
     for (int k = 0; k < ins.size(); k++) {
@@ -462,7 +462,7 @@ final class GradientRunner {
 
   /** L's terms with argument {@code i} replaced by {@code x}: the plain forward from the initial outputs. */
   private static double[] loss(Method f, Object[] args, int i, Object x, List<Integer> outs, Object[] dY) throws Exception {
-    Object[] run = copy(args);
+    Object[] run = Values.copyAll(args);
     run[i] = x;
     f.invoke(null, run);
     int n = 0;
@@ -656,24 +656,6 @@ final class GradientRunner {
 
   private Object invokeKernel(Method m, Object[] args) throws IllegalAccessException {
     return invoke(m, args);
-  }
-
-  private static Class<?> type(OperatorSpec.Param p) {
-    if (p instanceof OperatorSpec.Dim) {
-      return int.class;
-    }
-    if (p instanceof OperatorSpec.Scalar s) {
-      return s.type().primitive();
-    }
-    return ((OperatorSpec.Array) p).element().array();
-  }
-
-  private static Object[] copy(Object[] args) {
-    Object[] c = new Object[args.length];
-    for (int k = 0; k < args.length; k++) {
-      c[k] = Values.copy(args[k]);
-    }
-    return c;
   }
 
   private static String scalars(OperatorSpec.Grid op, Object[] args) {

@@ -34,6 +34,17 @@ sealed interface OperatorSpec permits OperatorSpec.Elementwise, OperatorSpec.Gri
     String name();
   }
 
+  /** The Java type of a parameter in the generated method's signature. */
+  static Class<?> javaType(Param p) {
+    if (p instanceof Dim) {
+      return int.class;
+    }
+    if (p instanceof Scalar s) {
+      return s.type().primitive();
+    }
+    return ((Array) p).element().array();
+  }
+
   record Dim(String name) implements Param {}
 
   record Scalar(String name, FuzzType type) implements Param {}

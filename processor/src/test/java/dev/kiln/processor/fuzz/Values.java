@@ -69,6 +69,15 @@ final class Values {
     return value;
   }
 
+  /** Copies of every argument (see {@link #copy}). */
+  static Object[] copyAll(Object[] args) {
+    Object[] c = new Object[args.length];
+    for (int k = 0; k < args.length; k++) {
+      c[k] = copy(args[k]);
+    }
+    return c;
+  }
+
   static boolean sameBits(Object a, Object b) {
     if (a instanceof Float x && b instanceof Float y) {
       return Float.floatToIntBits(x) == Float.floatToIntBits(y);
