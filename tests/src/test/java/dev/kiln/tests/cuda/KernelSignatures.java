@@ -16,6 +16,23 @@ final class KernelSignatures {
 
   private KernelSignatures() {}
 
+  /**
+   * Whether kernel {@code name} of {@code cu} reaches a barrier: its body (up to the next kernel)
+   * calls {@code __syncthreads} or {@code kiln::block_reduce}.
+   */
+  static boolean synchronises(String cu, String name) {
+    Matcher m = KERNEL.matcher(cu);
+    while (m.find()) {
+      if (m.group(1).equals(name)) {
+        int start = m.end();
+        int end = m.find() ? m.start() : cu.length();
+        String body = cu.substring(start, end);
+        return body.contains("__syncthreads") || body.contains("block_reduce");
+      }
+    }
+    throw new IllegalArgumentException("no kernel " + name);
+  }
+
   static Map<String, List<Param>> of(String cu) {
     Map<String, List<Param>> kernels = new LinkedHashMap<>();
     Matcher m = KERNEL.matcher(cu);

@@ -1,0 +1,197 @@
+package dev.kiln.tests.cuda;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Builds the emulated CUDA driver ({@code emulation/libcuda_emulation.c} as {@code libcuda.so.1})
+ * and, for every generated class on the class path that has both a {@code .cu} and a {@code .ptx}
+ * under {@code META-INF/kiln/}, a host build of its {@code .cu} against {@code
+ * emulation/cuda_emulation.h}, named by the hash of its PTX, which is how the emulated driver's
+ * {@code cuModuleLoadData} finds it. A process started with {@link #environment()} then runs Kiln's
+ * real CUDA runtime and the generated device launchers on the host.
+ */
+final class EmulatedDriver {
+  private static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh", "kiln/reduce.cuh");
+
+  final Path directory;
+  /** The generated classes built, by resource base ({@code dev/kiln/tests/ops/Reductions}). */
+  final List<String> modules;
+
+  private EmulatedDriver(Path directory, List<String> modules) {
+    this.directory = directory;
+    this.modules = modules;
+  }
+
+  /** The environment of a process that uses this driver instead of the machine's. */
+  Map<String, String> environment() {
+    return Map.of(
+        "LD_LIBRARY_PATH", directory.toString(),
+        "KILN_CUDA_EMULATION_MODULES", directory.resolve("modules").toString());
+  }
+
+  /**
+   * Builds everything into {@code directory} with the host's C and C++ compilers.
+   *
+   * @throws AssertionError when a compiler rejects a source, with its message
+   */
+  static EmulatedDriver build(Path directory, Path cc, Path cxx) throws Exception {
+    Path modules = Files.createDirectories(directory.resolve("modules"));
+    Files.writeString(directory.resolve("libcuda_emulation.c"), resource("emulation/libcuda_emulation.c"));
+    Files.writeString(directory.resolve("cuda_emulation.h"), resource("emulation/cuda_emulation.h"));
+    for (String h : HEADERS) {
+      Path target = directory.resolve(h);
+      Files.createDirectories(target.getParent());
+      Files.writeString(target, resource(h));
+    }
+    Map<String, byte[]> ptx = new TreeMap<>();
+    Map<String, String> cu = new TreeMap<>();
+    for (String base : generatedClasses()) {
+      byte[] p = bytes("META-INF/kiln/" + base + ".ptx");
+      byte[] c = bytes("META-INF/kiln/" + base + ".cu");
+      if (p != null && c != null) {
+        ptx.put(base, p);
+        cu.put(base, new String(c, StandardCharsets.UTF_8));
+      }
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
+    try {
+      List<Future<?>> jobs = new ArrayList<>();
+      jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1", "-U_FORTIFY_SOURCE",
+          "-o", directory.resolve("libcuda.so.1").toString(), directory.resolve("libcuda_emulation.c").toString(),
+          "-ldl", "-lpthread"))));
+      for (String base : cu.keySet()) {
+        String name = base.replace('/', '_');
+        Path source = directory.resolve(name + ".cpp");
+        Files.writeString(source, "#include \"" + name + ".cu.h\"\n" + glue(cu.get(base)));
+        Files.writeString(directory.resolve(name + ".cu.h"), cu.get(base));
+        Path library = modules.resolve(String.format("%016x.so", fnv1a(ptx.get(base))));
+        jobs.add(pool.submit(() -> compile(directory, List.of(cxx.toString(), "-shared", "-fPIC", "-O1", "-std=c++17", "-w",
+            "-U_FORTIFY_SOURCE", "-include", "cuda_emulation.h", "-I", directory.toString(), "-o", library.toString(),
+            source.toString(), "-lm"))));
+      }
+      for (Future<?> job : jobs) {
+        job.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new EmulatedDriver(directory, List.copyOf(cu.keySet()));
+  }
+
+  /**
+   * The C++ after a generated .cu that describes each of its kernels to the emulated driver: a
+   * function that calls it with {@code cuLaunchKernel}'s parameter array, whether it synchronises,
+   * and its parameter kinds.
+   */
+  static String glue(String cu) {
+    StringBuilder c = new StringBuilder();
+    Map<String, List<KernelSignatures.Param>> kernels = KernelSignatures.of(cu);
+    for (Map.Entry<String, List<KernelSignatures.Param>> k : kernels.entrySet()) {
+      String name = k.getKey();
+      List<KernelSignatures.Param> ps = k.getValue();
+      StringBuilder args = new StringBuilder();
+      StringBuilder kinds = new StringBuilder();
+      for (int i = 0; i < ps.size(); i++) {
+        KernelSignatures.Param p = ps.get(i);
+        args.append(i == 0 ? "" : ", ").append("*(").append(p.type()).append(p.pointer() ? "**" : "*").append(") p[")
+            .append(i).append("]");
+        kinds.append(p.pointer() ? 'p' : switch (p.type()) {
+          case "int" -> 'i';
+          case "long long" -> 'l';
+          case "float" -> 'f';
+          case "double" -> 'd';
+          case "bool" -> 'b';
+          default -> throw new IllegalArgumentException(name + ": parameter type " + p.type());
+        });
+      }
+      c.append("static void kiln_emu_body_").append(name).append("(void** p) { ").append(name).append("(").append(args)
+          .append("); }\n");
+      c.append("extern \"C\" __attribute__((visibility(\"default\"))) const kiln_emu_kernel kiln_emu_kernel_").append(name)
+          .append(" = {\"").append(name).append("\", kiln_emu_body_").append(name).append(", ")
+          .append(KernelSignatures.synchronises(cu, name) ? 1 : 0).append(", \"").append(kinds).append("\"};\n");
+    }
+    return c.toString();
+  }
+
+  /** 64-bit FNV-1a of the bytes up to the first 0: what the emulated cuModuleLoadData computes. */
+  static long fnv1a(byte[] bytes) {
+    long hash = 0xcbf29ce484222325L;
+    for (byte b : bytes) {
+      if (b == 0) {
+        break;
+      }
+      hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
+    }
+    return hash;
+  }
+
+  private static Void compile(Path directory, List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new AssertionError(String.join(" ", command) + " failed:\n" + out);
+    }
+    return null;
+  }
+
+  /** Resource bases of every {@code META-INF/kiln/**.cu} in the class path's directories and jars. */
+  static List<String> generatedClasses() throws IOException, URISyntaxException {
+    List<String> bases = new ArrayList<>();
+    var roots = EmulatedDriver.class.getClassLoader().getResources("META-INF/kiln");
+    while (roots.hasMoreElements()) {
+      URL root = roots.nextElement();
+      if (root.getProtocol().equals("file")) {
+        collect(Path.of(root.toURI()), bases);
+      } else if (root.getProtocol().equals("jar")) {
+        FileSystem jar;
+        try {
+          jar = FileSystems.newFileSystem(root.toURI(), Map.of());
+        } catch (java.nio.file.FileSystemAlreadyExistsException open) {
+          jar = FileSystems.getFileSystem(root.toURI());
+        }
+        collect(jar.getPath("META-INF/kiln"), bases);
+      }
+    }
+    return bases;
+  }
+
+  private static void collect(Path root, List<String> bases) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      files.map(f -> root.relativize(f).toString().replace('\\', '/'))
+          .filter(f -> f.endsWith(".cu"))
+          .map(f -> f.substring(0, f.length() - 3))
+          .forEach(bases::add);
+    }
+  }
+
+  private static byte[] bytes(String resource) throws IOException {
+    try (InputStream in = EmulatedDriver.class.getClassLoader().getResourceAsStream(resource)) {
+      return in == null ? null : in.readAllBytes();
+    }
+  }
+
+  private static String resource(String name) throws IOException {
+    byte[] b = bytes(name);
+    if (b == null) {
+      throw new IOException("resource " + name + " is not on the test class path");
+    }
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.kiln.tests.cuda;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.kiln.runtime.Kiln;
+import dev.kiln.runtime.cuda.CudaRuntime;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The child process of {@link EmulatedGpuTest}: started with the emulated driver as its {@code
+ * libcuda.so.1} and {@code -Dkiln.device=cuda}, it runs the given GPU test classes with the JUnit
+ * Platform and writes one line a test into the results file: {@code PASS|FAIL|SKIP}, the test's
+ * name, and the failure or skip reason, tab-separated. The first line names the device the runtime
+ * opened, or says why it opened none.
+ *
+ * <p>Arguments: the results file, then the test classes' names.
+ */
+public final class EmulatedGpuRun {
+  private EmulatedGpuRun() {}
+
+  public static void main(String[] args) throws Exception {
+    try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(args[0]), StandardCharsets.UTF_8), true)) {
+      if (!CudaRuntime.available()) {
+        out.println("DEVICE\tnone\t" + line(CudaRuntime.unavailableReason()));
+        System.exit(3);
+      }
+      out.println("DEVICE\t" + line(CudaRuntime.device().description()) + "\t" + Kiln.device());
+      List<ClassSelector> selectors = new ArrayList<>();
+      for (int i = 1; i < args.length; i++) {
+        selectors.add(selectClass(args[i]));
+      }
+      LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build(),
+          new Results(out));
+      out.println("LAUNCHES\t" + CudaRuntime.device().stats().launches() + "\t" + CudaRuntime.device().stats().launchesByKernel().size());
+    }
+    System.exit(0);
+  }
+
+  private static String line(String s) {
+    return s == null ? "" : s.replace('\t', ' ').replace("\r", "").replace("\n", "\\n");
+  }
+
+  /** Writes a line for every test (not container) that finished or was skipped. */
+  private record Results(PrintWriter out) implements TestExecutionListener {
+    @Override
+    public void executionSkipped(TestIdentifier test, String reason) {
+      if (test.isTest()) {
+        out.println("SKIP\t" + line(test.getDisplayName()) + "\t" + line(reason));
+      }
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+      if (!test.isTest() && result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
+        return;
+      }
+      String why = result.getThrowable().map(EmulatedGpuRun::describe).orElse("");
+      String status = switch (result.getStatus()) {
+        case SUCCESSFUL -> "PASS";
+        case ABORTED -> "SKIP";
+        case FAILED -> "FAIL";
+      };
+      out.println(status + "\t" + line(test.getDisplayName()) + "\t" + line(why));
+    }
+  }
+
+  private static String describe(Throwable t) {
+    StringBuilder s = new StringBuilder(String.valueOf(t));
+    for (Throwable cause = t.getCause(); cause != null && s.length() < 4000; cause = cause.getCause()) {
+      s.append("; caused by ").append(cause);
+    }
+    return s.toString();
+  }
+
+  static List<String> read(Path results) throws IOException {
+    return Files.exists(results) ? Files.readAllLines(results, StandardCharsets.UTF_8) : List.of();
+  }
+}

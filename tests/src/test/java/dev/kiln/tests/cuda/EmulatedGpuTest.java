@@ -1,0 +1,121 @@
+package dev.kiln.tests.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kiln.tests.CudaSourcesTest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The GPU tests ({@link CudaAgreementTest}, {@link CudaGradientAgreementTest}) run without a GPU:
+ * in a child JVM whose {@code libcuda.so.1} is the emulated driver ({@link EmulatedDriver}), with
+ * {@code -Dkiln.device=cuda}. Everything above the driver is what runs on a GPU: JCuda, the
+ * runtime's preflight, device arrays, module loading from the PTX resources, argument checks and
+ * launch configurations, and every generated device launcher (composites' kernel sequences and
+ * temporaries included). The kernels are the generated CUDA C, built for the host and run with
+ * real grids and blocks: every thread with its own indices, barriers and shared memory per block,
+ * blocks and threads in a shuffled order; device memory starts as NaN and ends at a guard page.
+ *
+ * <p>Each child test comes back as one dynamic test here. Twice: with the device's real grid
+ * limits, and with a grid of at most 2 blocks along each axis, so that every grid-stride loop
+ * strides.
+ */
+class EmulatedGpuTest {
+  private static final List<String> GPU_TESTS = List.of(
+      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), EmulationFaultsTest.class.getName());
+
+  @TempDir static Path work;
+
+  @TestFactory
+  Stream<DynamicTest> gpuTestsPassOnTheEmulatedDriver() throws Exception {
+    return run("real grid limits", null, "1");
+  }
+
+  @TestFactory
+  Stream<DynamicTest> gpuTestsPassWithGridsOfTwoBlocks() throws Exception {
+    return run("grids of at most 2 x 2 x 2 blocks", "2,2,2", "7");
+  }
+
+  private static EmulatedDriver driver;
+
+  private static Stream<DynamicTest> run(String what, String maxGrid, String seed) throws Exception {
+    Path cc = CudaSourcesTest.tool("gcc");
+    Path cxx = CudaSourcesTest.tool("g++");
+    if (cc == null || cxx == null) {
+      return skipped(what, "the emulated driver is built with gcc and g++, and this machine lacks them");
+    }
+    if (driver == null) {
+      driver = EmulatedDriver.build(Files.createDirectories(work.resolve("driver")), cc, cxx);
+    }
+    if (driver.modules.isEmpty()) {
+      return skipped(what, "no generated class has PTX on the class path (nvcc was not found at build time), and the"
+          + " runtime loads modules from their PTX");
+    }
+    Path results = work.resolve("results-" + seed + ".tsv");
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"),
+        "-Dkiln.device=cuda", "-Dkiln.cuda.timing=true",
+        EmulatedGpuRun.class.getName(), results.toString()));
+    command.addAll(GPU_TESTS);
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().putAll(driver.environment());
+    pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
+    if (maxGrid != null) {
+      pb.environment().put("KILN_CUDA_EMULATION_MAX_GRID", maxGrid);
+    }
+    Process child = pb.start();
+    byte[] output = child.getInputStream().readAllBytes();
+    boolean finished = child.waitFor(1200, TimeUnit.SECONDS);
+    String log = tail(new String(output, StandardCharsets.UTF_8));
+    List<String> lines = EmulatedGpuRun.read(results);
+    System.out.println("[" + what + "] " + lines.stream().filter(l -> l.startsWith("DEVICE") || l.startsWith("LAUNCHES"))
+        .map(l -> l.replace('\t', ' ')).toList() + ", " + lines.stream().filter(l -> l.startsWith("PASS")).count() + " passed");
+    List<DynamicTest> tests = new ArrayList<>();
+    tests.add(DynamicTest.dynamicTest("[" + what + "] the child JVM opened the emulated device and ran the GPU tests", () -> {
+      assertTrue(finished, "the child JVM did not finish in 20 minutes:\n" + log);
+      assertTrue(!lines.isEmpty() && lines.get(0).startsWith("DEVICE\t"), "the child wrote no results:\n" + log);
+      String[] device = lines.get(0).split("\t", -1);
+      assertTrue(device[1].contains("Kiln CUDA emulation"), "the child did not open the emulated device: "
+          + String.join(" ", device) + "\n" + log);
+      assertEquals(0, child.exitValue(), "the child JVM exited with " + child.exitValue() + ":\n" + log);
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("PASS\t")), "no GPU test passed:\n" + log);
+      assertTrue(lines.get(lines.size() - 1).startsWith("LAUNCHES\t"), "the child stopped before the end:\n" + log);
+    }));
+    for (String line : lines) {
+      String[] f = line.split("\t", -1);
+      if (f.length < 3 || !(f[0].equals("PASS") || f[0].equals("FAIL") || f[0].equals("SKIP"))) {
+        continue;
+      }
+      String message = f[2].replace("\\n", "\n");
+      tests.add(DynamicTest.dynamicTest("[" + what + "] " + f[1], () -> {
+        switch (f[0]) {
+          case "FAIL" -> fail(message + "\n(child output, last lines:)\n" + log);
+          case "SKIP" -> assumeTrue(false, message);
+          default -> { }
+        }
+      }));
+    }
+    return tests.stream();
+  }
+
+  private static Stream<DynamicTest> skipped(String what, String reason) {
+    return Stream.of(DynamicTest.dynamicTest("[" + what + "] GPU tests on the emulated driver (skipped)",
+        () -> assumeTrue(false, reason)));
+  }
+
+  private static String tail(String s) {
+    return s.length() <= 6000 ? s : "...\n" + s.substring(s.length() - 6000);
+  }
+}

@@ -1,0 +1,532 @@
+// An emulated CUDA driver: the part of libcuda.so.1's API that Kiln's runtime calls through JCuda,
+// implemented on the host, so that the real runtime (CudaRuntime's preflight, CudaDevice,
+// DeviceArray, CudaKernel, the generated device launchers) runs end to end on a machine without a
+// GPU. A test process loads it in place of the driver with LD_LIBRARY_PATH.
+//
+// - Memory: each allocation is its own mapping, its last byte just before an inaccessible guard
+//   page, filled with 0xFF bytes (NaN for float and double, -1 for int) as a GPU gives garbage; a
+//   kernel that reads or writes past the end of an array, or uses an address that is not a live
+//   allocation, fails with CUDA_ERROR_ILLEGAL_ADDRESS.
+// - Modules: cuModuleLoadData hashes the PTX text (64-bit FNV-1a) and loads the host build of the
+//   same .cu from $KILN_CUDA_EMULATION_MODULES/<hash>.so (cuda_emulation.h plus a glue that
+//   describes each kernel); the PTX itself is not interpreted.
+// - Launches run synchronously, in the calling thread, in the order they are made (a valid schedule
+//   of any set of streams); a failed kernel's error is returned by the next synchronising call
+//   (cuStreamSynchronize, cuCtxSynchronize, cuEventSynchronize, cuMemcpyDtoH), as on a GPU.
+//   Launch limits are checked as the driver does: at most 1024 threads a block, 64 along z, the
+//   grid within $KILN_CUDA_EMULATION_MAX_GRID ("x,y,z", default 2147483647,65535,65535).
+// - $KILN_CUDA_EMULATION_SEED (default 1) shuffles the order of blocks and of threads; 0 runs them
+//   in index order.
+//
+// Every call is serialised by one lock. Functions the runtime does not call are absent: JCuda binds
+// lazily, and a call to one would end the process with a symbol lookup error naming it.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef void* CUcontext;
+typedef void* CUstream;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_FAILED = 719,
+};
+
+// The module side (cuda_emulation.h).
+struct kiln_emu_kernel {
+  const char* name;
+  void (*body)(void** params);
+  int syncs;
+  const char* params;
+};
+typedef int (*launch_fn)(const struct kiln_emu_kernel*, const unsigned*, const unsigned*, void**, uint64_t,
+    char*, int);
+
+struct module {
+  void* library;
+  launch_fn launch;
+};
+
+struct function {
+  struct module* module;
+  const struct kiln_emu_kernel* kernel;
+};
+
+struct event {
+  double milliseconds;
+};
+
+struct allocation {
+  char* mapping;
+  size_t mapping_bytes;
+  CUdeviceptr start;
+  size_t bytes;
+  unsigned long long id;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int initialised;
+static struct allocation* allocations;
+static size_t allocation_count;
+static size_t allocation_capacity;
+static unsigned long long allocation_ids;
+static size_t allocated_bytes;
+static CUresult pending = CUDA_SUCCESS;
+static unsigned long long launches;
+static const size_t TOTAL_MEMORY = 16ull << 30;
+
+// The kernel running now, for the SIGSEGV handler.
+static sigjmp_buf kernel_exit;
+static volatile sig_atomic_t in_kernel;
+static pthread_t kernel_thread;
+static void* volatile fault_address;
+static struct sigaction previous_segv;
+static struct sigaction previous_bus;
+static int handler_installed;
+
+static CUresult fail_later(CUresult error) {
+  if (pending == CUDA_SUCCESS) {
+    pending = error;
+  }
+  return CUDA_SUCCESS;
+}
+
+static CUresult take_pending(void) {
+  CUresult r = pending;
+  pending = CUDA_SUCCESS;
+  return r;
+}
+
+static struct allocation* find(CUdeviceptr p, size_t bytes) {
+  for (size_t i = 0; i < allocation_count; i++) {
+    struct allocation* a = &allocations[i];
+    if (p >= a->start && p <= a->start + a->bytes && bytes <= a->start + a->bytes - p) {
+      return a;
+    }
+  }
+  return NULL;
+}
+
+static struct allocation* guard_of(void* address) {
+  char* c = (char*) address;
+  for (size_t i = 0; i < allocation_count; i++) {
+    struct allocation* a = &allocations[i];
+    if (c >= a->mapping && c < a->mapping + a->mapping_bytes) {
+      return a;
+    }
+  }
+  return NULL;
+}
+
+static void chain(const struct sigaction* previous, int sig, siginfo_t* info, void* context) {
+  if (previous->sa_flags & SA_SIGINFO) {
+    previous->sa_sigaction(sig, info, context);
+  } else if (previous->sa_handler == SIG_DFL) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+  } else if (previous->sa_handler != SIG_IGN) {
+    previous->sa_handler(sig);
+  }
+}
+
+static void on_fault(int sig, siginfo_t* info, void* context) {
+  if (in_kernel && pthread_equal(pthread_self(), kernel_thread)) {
+    fault_address = info->si_addr;
+    siglongjmp(kernel_exit, 1);
+  }
+  chain(sig == SIGSEGV ? &previous_segv : &previous_bus, sig, info, context);
+}
+
+static void install_handler(void) {
+  if (handler_installed) {
+    return;
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = on_fault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, &previous_segv);
+  sigaction(SIGBUS, &action, &previous_bus);
+  handler_installed = 1;
+}
+
+static uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = getenv(name);
+  return v == NULL || *v == 0 ? fallback : strtoull(v, NULL, 10);
+}
+
+static unsigned max_grid(int axis) {
+  unsigned limits[3] = {2147483647u, 65535u, 65535u};
+  const char* v = getenv("KILN_CUDA_EMULATION_MAX_GRID");
+  if (v != NULL) {
+    sscanf(v, "%u,%u,%u", &limits[0], &limits[1], &limits[2]);
+  }
+  return limits[axis];
+}
+
+// ---- initialisation and the device ----
+
+CUresult cuInit(unsigned flags) {
+  (void) flags;
+  pthread_mutex_lock(&lock);
+  initialised = 1;
+  pthread_mutex_unlock(&lock);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int* version) {
+  if (version == NULL) return CUDA_ERROR_INVALID_VALUE;
+  *version = 13000;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int* count) {
+  if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice* device, int ordinal) {
+  if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  snprintf(name, (size_t) length, "Kiln CUDA emulation on the host");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = TOTAL_MEMORY;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  switch (attribute) {
+    case 1: *value = 1024; break;                     // MAX_THREADS_PER_BLOCK
+    case 2: case 3: *value = 1024; break;             // MAX_BLOCK_DIM_X, _Y
+    case 4: *value = 64; break;                       // MAX_BLOCK_DIM_Z
+    case 5: *value = (int) max_grid(0); break;        // MAX_GRID_DIM_X
+    case 6: *value = (int) max_grid(1); break;        // MAX_GRID_DIM_Y
+    case 7: *value = (int) max_grid(2); break;        // MAX_GRID_DIM_Z
+    case 16: *value = 4; break;                       // MULTIPROCESSOR_COUNT
+    case 75: *value = 9; break;                       // COMPUTE_CAPABILITY_MAJOR
+    case 76: *value = 0; break;                       // COMPUTE_CAPABILITY_MINOR
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  static int the_context;
+  *context = &the_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext context) {
+  (void) context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void) {
+  pthread_mutex_lock(&lock);
+  CUresult r = take_pending();
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+CUresult cuGetErrorName(CUresult error, const char** name) {
+  switch (error) {
+    case CUDA_SUCCESS: *name = "CUDA_SUCCESS"; break;
+    case CUDA_ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; break;
+    case CUDA_ERROR_OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+    case CUDA_ERROR_ILLEGAL_ADDRESS: *name = "CUDA_ERROR_ILLEGAL_ADDRESS"; break;
+    case CUDA_ERROR_LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; break;
+    default: *name = "CUDA_ERROR_UNKNOWN"; break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult error, const char** text) {
+  return cuGetErrorName(error, text);
+}
+
+// ---- memory ----
+
+CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock(&lock);
+  CUresult r = CUDA_SUCCESS;
+  size_t page = (size_t) sysconf(_SC_PAGESIZE);
+  size_t data = (bytes + page - 1) / page * page;
+  if (allocated_bytes + bytes > TOTAL_MEMORY) {
+    r = CUDA_ERROR_OUT_OF_MEMORY;
+  } else {
+    char* mapping = mmap(NULL, data + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) {
+      r = CUDA_ERROR_OUT_OF_MEMORY;
+    } else {
+      mprotect(mapping + data, page, PROT_NONE);
+      if (allocation_count == allocation_capacity) {
+        allocation_capacity = allocation_capacity == 0 ? 64 : 2 * allocation_capacity;
+        allocations = realloc(allocations, allocation_capacity * sizeof *allocations);
+      }
+      struct allocation* a = &allocations[allocation_count++];
+      a->mapping = mapping;
+      a->mapping_bytes = data + page;
+      a->start = (CUdeviceptr) (mapping + data - bytes);
+      a->bytes = bytes;
+      a->id = ++allocation_ids;
+      memset(mapping, 0xFF, data);
+      allocated_bytes += bytes;
+      *pointer = a->start;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  pthread_mutex_lock(&lock);
+  CUresult r = CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < allocation_count; i++) {
+    if (allocations[i].start == pointer) {
+      munmap(allocations[i].mapping, allocations[i].mapping_bytes);
+      allocated_bytes -= allocations[i].bytes;
+      allocations[i] = allocations[--allocation_count];
+      r = CUDA_SUCCESS;
+      break;
+    }
+  }
+  if (r != CUDA_SUCCESS) {
+    fprintf(stderr, "kiln emulation: cuMemFree of 0x%llx, which is not a live allocation\n", pointer);
+  }
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
+  pthread_mutex_lock(&lock);
+  *free_bytes = TOTAL_MEMORY - allocated_bytes;
+  *total = TOTAL_MEMORY;
+  pthread_mutex_unlock(&lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult checked_range(const char* call, CUdeviceptr p, size_t bytes) {
+  if (find(p, bytes) == NULL) {
+    fprintf(stderr, "kiln emulation: %s of %zu bytes at 0x%llx, outside every live allocation\n", call, bytes, p);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t bytes) {
+  pthread_mutex_lock(&lock);
+  CUresult r = checked_range("cuMemcpyHtoD", destination, bytes);
+  if (r == CUDA_SUCCESS) {
+    memcpy((void*) destination, source, bytes);
+  }
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t bytes) {
+  pthread_mutex_lock(&lock);
+  CUresult r = take_pending();
+  if (r == CUDA_SUCCESS) {
+    r = checked_range("cuMemcpyDtoH", source, bytes);
+  }
+  if (r == CUDA_SUCCESS) {
+    memcpy(destination, (const void*) source, bytes);
+  }
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size_t bytes) {
+  pthread_mutex_lock(&lock);
+  CUresult r = checked_range("cuMemsetD8", destination, bytes);
+  if (r == CUDA_SUCCESS) {
+    memset((void*) destination, value, bytes);
+  }
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+// ---- streams and events ----
+
+CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
+  (void) flags;
+  *stream = malloc(1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  free(stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream stream) {
+  (void) stream;
+  return cuCtxSynchronize();
+}
+
+CUresult cuEventCreate(struct event** event, unsigned flags) {
+  (void) flags;
+  *event = calloc(1, sizeof **event);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(struct event* event) {
+  free(event);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(struct event* event, CUstream stream) {
+  (void) stream;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  event->milliseconds = now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(struct event* event) {
+  (void) event;
+  return cuCtxSynchronize();
+}
+
+CUresult cuEventElapsedTime(float* milliseconds, struct event* start, struct event* end) {
+  *milliseconds = (float) (end->milliseconds - start->milliseconds);
+  return CUDA_SUCCESS;
+}
+
+// ---- modules and launches ----
+
+CUresult cuModuleLoadData(struct module** result, const void* image) {
+  const unsigned char* c = image;
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (; *c != 0; c++) {
+    hash = (hash ^ *c) * 0x100000001b3ull;
+  }
+  const char* dir = getenv("KILN_CUDA_EMULATION_MODULES");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%016llx.so", dir == NULL ? "." : dir, (unsigned long long) hash);
+  void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    fprintf(stderr, "kiln emulation: no host build of this PTX module: %s\n", dlerror());
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  struct module* m = malloc(sizeof *m);
+  m->library = library;
+  m->launch = (launch_fn) dlsym(library, "kiln_emu_launch");
+  if (m->launch == NULL) {
+    fprintf(stderr, "kiln emulation: %s has no kiln_emu_launch\n", path);
+    free(m);
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  *result = m;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(struct function** result, struct module* module, const char* name) {
+  char symbol[1024];
+  snprintf(symbol, sizeof symbol, "kiln_emu_kernel_%s", name);
+  const struct kiln_emu_kernel* kernel = dlsym(module->library, symbol);
+  if (kernel == NULL) {
+    return CUDA_ERROR_NOT_FOUND;
+  }
+  struct function* f = malloc(sizeof *f);
+  f->module = module;
+  f->kernel = kernel;
+  *result = f;
+  return CUDA_SUCCESS;
+}
+
+static CUresult run(struct function* f, const unsigned* grid, const unsigned* block, void** params) {
+  const struct kiln_emu_kernel* k = f->kernel;
+  for (int i = 0; k->params[i] != 0; i++) {
+    if (k->params[i] != 'p') {
+      continue;
+    }
+    CUdeviceptr p = *(CUdeviceptr*) params[i];
+    if (p != 0 && find(p, 0) == NULL) {
+      fprintf(stderr, "kiln emulation: kernel %s, parameter %d: 0x%llx is not a live device allocation\n",
+          k->name, i, p);
+      return fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+    }
+  }
+  char error[512] = "";
+  uint64_t seed = env_u64("KILN_CUDA_EMULATION_SEED", 1);
+  install_handler();
+  kernel_thread = pthread_self();
+  if (sigsetjmp(kernel_exit, 1) == 0) {
+    in_kernel = 1;
+    int status = f->module->launch(k, grid, block, params, seed == 0 ? 0 : seed + launches, error, sizeof error);
+    in_kernel = 0;
+    if (status != 0) {
+      fprintf(stderr, "kiln emulation: kernel %s failed: %s\n", k->name, error);
+      return fail_later(CUDA_ERROR_LAUNCH_FAILED);
+    }
+    return CUDA_SUCCESS;
+  }
+  in_kernel = 0;
+  struct allocation* a = guard_of(fault_address);
+  if (a != NULL) {
+    long long offset = (long long) ((CUdeviceptr) fault_address - a->start);
+    fprintf(stderr, "kiln emulation: kernel %s touched byte %lld of an allocation of %zu bytes (past its end)\n",
+        k->name, offset, a->bytes);
+  } else {
+    fprintf(stderr, "kiln emulation: kernel %s touched address %p, outside every allocation\n", k->name,
+        fault_address);
+  }
+  return fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+
+CUresult cuLaunchKernel(struct function* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+    unsigned bz, unsigned shared_bytes, CUstream stream, void** params, void** extra) {
+  (void) stream;
+  if (f == NULL) return CUDA_ERROR_INVALID_HANDLE;
+  if (extra != NULL || shared_bytes != 0 || params == NULL) return CUDA_ERROR_INVALID_VALUE;
+  unsigned long long threads = (unsigned long long) bx * by * bz;
+  if (gx == 0 || gy == 0 || gz == 0 || threads == 0 || threads > 1024 || bx > 1024 || by > 1024 || bz > 64
+      || gx > max_grid(0) || gy > max_grid(1) || gz > max_grid(2)) {
+    fprintf(stderr, "kiln emulation: kernel %s: invalid launch, grid (%u, %u, %u) x block (%u, %u, %u)\n",
+        f->kernel->name, gx, gy, gz, bx, by, bz);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  unsigned grid[3] = {gx, gy, gz};
+  unsigned block[3] = {bx, by, bz};
+  pthread_mutex_lock(&lock);
+  launches++;
+  CUresult r = run(f, grid, block, params);
+  pthread_mutex_unlock(&lock);
+  return r;
+}
