@@ -27,12 +27,12 @@ import java.util.stream.Stream;
  * {@code cuModuleLoadData} finds it. A process started with {@link #environment()} then runs Kiln's
  * real CUDA runtime and the generated device launchers on the host.
  */
-final class EmulatedDriver {
+public final class EmulatedDriver {
   private static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh", "kiln/reduce.cuh");
 
-  final Path directory;
+  public final Path directory;
   /** The generated classes built, by resource base ({@code dev/kiln/tests/ops/Reductions}). */
-  final List<String> modules;
+  public final List<String> modules;
 
   private EmulatedDriver(Path directory, List<String> modules) {
     this.directory = directory;
@@ -40,7 +40,7 @@ final class EmulatedDriver {
   }
 
   /** The environment of a process that uses this driver instead of the machine's. */
-  Map<String, String> environment() {
+  public Map<String, String> environment() {
     return Map.of(
         "LD_LIBRARY_PATH", directory.toString(),
         "KILN_CUDA_EMULATION_MODULES", directory.resolve("modules").toString());
@@ -51,7 +51,7 @@ final class EmulatedDriver {
    *
    * @throws AssertionError when a compiler rejects a source, with its message
    */
-  static EmulatedDriver build(Path directory, Path cc, Path cxx) throws Exception {
+  public static EmulatedDriver build(Path directory, Path cc, Path cxx) throws Exception {
     Path modules = Files.createDirectories(directory.resolve("modules"));
     Files.writeString(directory.resolve("libcuda_emulation.c"), resource("emulation/libcuda_emulation.c"));
     Files.writeString(directory.resolve("cuda_emulation.h"), resource("emulation/cuda_emulation.h"));

@@ -32,24 +32,36 @@ import org.junit.jupiter.api.io.TempDir;
  * strides.
  */
 class EmulatedGpuTest {
-  private static final List<String> GPU_TESTS = List.of(
-      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), EmulationFaultsTest.class.getName());
+  /** The GPU tests of the kernels, run under both grid limits. */
+  private static final List<String> KERNEL_TESTS = List.of(
+      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName());
+
+  /**
+   * The runtime's own GPU test (device arrays, streams, threads, launch counts and timing, errors;
+   * it checks that the device allows grids of at least 65535 blocks) and the emulation's fault
+   * checks, run once, under the real limits.
+   */
+  private static final List<String> RUNTIME_TESTS = List.of(
+      "dev.kiln.runtime.cuda.CudaGpuTest", EmulationFaultsTest.class.getName());
 
   @TempDir static Path work;
 
   @TestFactory
   Stream<DynamicTest> gpuTestsPassOnTheEmulatedDriver() throws Exception {
-    return run("real grid limits", null, "1");
+    List<String> tests = new ArrayList<>(KERNEL_TESTS);
+    tests.addAll(RUNTIME_TESTS);
+    return run("real grid limits", null, "1", tests);
   }
 
   @TestFactory
   Stream<DynamicTest> gpuTestsPassWithGridsOfTwoBlocks() throws Exception {
-    return run("grids of at most 2 x 2 x 2 blocks", "2,2,2", "7");
+    return run("grids of at most 2 x 2 x 2 blocks", "2,2,2", "7", KERNEL_TESTS);
   }
 
   private static EmulatedDriver driver;
 
-  private static Stream<DynamicTest> run(String what, String maxGrid, String seed) throws Exception {
+  private static Stream<DynamicTest> run(String what, String maxGrid, String seed, List<String> testClasses)
+      throws Exception {
     Path cc = CudaSourcesTest.tool("gcc");
     Path cxx = CudaSourcesTest.tool("g++");
     if (cc == null || cxx == null) {
@@ -68,7 +80,7 @@ class EmulatedGpuTest {
         "-cp", System.getProperty("java.class.path"),
         "-Dkiln.device=cuda", "-Dkiln.cuda.timing=true",
         EmulatedGpuRun.class.getName(), results.toString()));
-    command.addAll(GPU_TESTS);
+    command.addAll(testClasses);
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().putAll(driver.environment());
     pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);

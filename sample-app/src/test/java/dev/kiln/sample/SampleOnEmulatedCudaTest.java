@@ -1,0 +1,47 @@
+package dev.kiln.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kiln.tests.CudaSourcesTest;
+import dev.kiln.tests.cuda.EmulatedDriver;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sample's CUDA path (what {@code -Dkiln.device=cuda} runs on a GPU: the LSTM forward through
+ * the generated device launchers, compared with plain Java, with launches counted and timed) run
+ * end to end on the emulated CUDA driver of the tests module, in a child JVM. The sample itself
+ * checks the CUDA result against plain Java and exits 1 when they disagree.
+ */
+class SampleOnEmulatedCudaTest {
+  @TempDir Path work;
+
+  @Test
+  void theSampleRunsItsCudaPathOnTheEmulatedDriver() throws Exception {
+    Path cc = CudaSourcesTest.tool("gcc");
+    Path cxx = CudaSourcesTest.tool("g++");
+    assumeTrue(cc != null && cxx != null, "the emulated driver is built with gcc and g++, and this machine lacks them");
+    EmulatedDriver driver = EmulatedDriver.build(Files.createDirectories(work.resolve("driver")), cc, cxx);
+    assumeTrue(driver.modules.contains("dev/kiln/sample/LstmOps"),
+        "the sample's kernels have no PTX (nvcc was not found at build time), and the runtime loads modules from PTX");
+    ProcessBuilder pb = new ProcessBuilder(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "-Dkiln.device=cuda",
+        Main.class.getName(), "--train", "0", "--reps", "1"))
+        .redirectErrorStream(true);
+    pb.environment().putAll(driver.environment());
+    Process child = pb.start();
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(child.waitFor(600, TimeUnit.SECONDS), "the sample did not finish:\n" + out);
+    assertEquals(0, child.exitValue(), "the sample failed:\n" + out);
+    assertTrue(out.contains("CUDA on Kiln CUDA emulation on the host: LSTM forward"), out);
+    assertTrue(out.matches("(?s).*LSTM forward [0-9.]+ ms .* [1-9][0-9]* kernel launches per pass.*"), out);
+  }
+}
