@@ -76,6 +76,9 @@ public class CudaSourcesTest {
           Matcher k = KERNEL.matcher(source);
           while (k.find()) {
             kernels.add(k.group(1));
+            if (k.group(1).endsWith("_partials") && source.contains(" " + k.group(1).replaceAll("_partials$", "_fold") + "(")) {
+              kernels.add(k.group(1).replaceAll("_partials$", "")); // a kernel with partial results: two CUDA kernels
+            }
           }
           Path report = Paths.get(cu.toString().replaceAll("\\.cu$", ".fusion.json"));
           int backward = 0;

@@ -203,4 +203,55 @@ class ReductionsTest {
     }
     return tolerance;
   }
+
+  /** Accumulated at an index of the loop variables: exact on integral data, so any order agrees. */
+  @ParameterizedTest(name = "B={0} K={1} N={2}")
+  @CsvSource({"1, 1, 1", "7, 3, 5", "300, 17, 9", "0, 4, 4"})
+  void outerProductSum(int b, int k, int n) {
+    float[] x = Data.integral(120, b * k, 8);
+    float[] dy = Data.integral(121, b * n, 8);
+    float[] expected = Data.integral(122, k * n, 4);
+    float[] actual = expected.clone();
+    Reductions.outerProductSum(b, k, n, x, dy, expected);
+    ReductionsKernels.outerProductSum(b, k, n, x, dy, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  @ParameterizedTest(name = "B={0} K={1}")
+  @CsvSource({"1, 1", "5, 3", "300, 41"})
+  void rowAndColumnSums(int b, int k) {
+    float[] x = Data.integral(123, b * k, 16);
+    float[] rows = Data.integral(124, b, 4);
+    float[] cols = Data.integral(125, k, 4);
+    float[] actualRows = rows.clone();
+    float[] actualCols = cols.clone();
+    Reductions.rowAndColumnSums(b, k, x, rows, cols);
+    ReductionsKernels.rowAndColumnSums(b, k, x, actualRows, actualCols);
+    Agreement.assertSame(rows, actualRows);
+    Agreement.assertSame(cols, actualCols);
+  }
+
+  @ParameterizedTest(name = "B={0} K={1}")
+  @CsvSource({"1, 1", "5, 3", "300, 41"})
+  void columnMaxByRows(int b, int k) {
+    double[] x = Data.doubles(126, b * k, -50, 50);
+    double[] expected = new double[k];
+    java.util.Arrays.fill(expected, -20);
+    double[] actual = expected.clone();
+    Reductions.columnMaxByRows(b, k, x, expected);
+    ReductionsKernels.columnMaxByRows(b, k, x, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  /** A data-dependent index, negative buckets included. */
+  @ParameterizedTest(name = "N={0} M={1}")
+  @CsvSource({"0, 3", "1, 1", "1000, 7", "20001, 64"})
+  void histogram(int n, int m) {
+    int[] bucket = Data.ints(127, n, -1000, 1000);
+    int[] expected = Data.ints(128, m, 0, 5);
+    int[] actual = expected.clone();
+    Reductions.histogram(n, m, bucket, expected);
+    ReductionsKernels.histogram(n, m, bucket, actual);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(expected, actual);
+  }
 }

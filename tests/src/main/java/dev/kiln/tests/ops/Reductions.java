@@ -101,4 +101,61 @@ public final class Reductions {
       out[i] = acc;
     }
   }
+
+  /**
+   * {@code dw[k, n] += sum over b of x[b, k] * dy[b, n]}: a weight gradient written one batch row a
+   * worker; the accumulated index uses the loop variables, not the grid's.
+   */
+  @Operator
+  public static void outerProductSum(
+      @Dim int B,
+      @Dim int K,
+      @Dim int N,
+      @Shape("B, K") float[] x,
+      @Shape("B, N") float[] dy,
+      @Out @Reduce @Shape("K, N") float[] dw) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < K; k++) {
+        for (int n = 0; n < N; n++) {
+          dw[k * N + n] += x[b * K + k] * dy[b * N + n];
+        }
+      }
+    }
+  }
+
+  /** Row sums and column sums in one pass: two {@code @Reduce} outputs kept on different grid dimensions. */
+  @Operator
+  public static void rowAndColumnSums(
+      @Dim int B,
+      @Dim int K,
+      @Shape("B, K") float[] x,
+      @Out @Reduce @Shape("B") float[] rows,
+      @Out @Reduce @Shape("K") float[] cols) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int k = 0; k < K; k++) {
+        rows[b] += x[b * K + k];
+        cols[k] += x[b * K + k];
+      }
+    }
+  }
+
+  /** {@code m[j] = max(m[j], x[i, j])} with {@code j} a loop variable: a running maximum per column. */
+  @Operator
+  public static void columnMaxByRows(
+      @Dim int B, @Dim int K, @Shape("B, K") double[] x, @Out @Reduce @Shape("K") double[] m) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < K; k++) {
+        m[k] = Math.max(m[k], x[b * K + k]);
+      }
+    }
+  }
+
+  /** A histogram: the accumulated index is data ({@code bucket}, reduced into range). */
+  @Operator
+  public static void histogram(
+      @Dim int N, @Dim int M, @Shape("N") int[] bucket, @Out @Reduce @Shape("M") int[] count) {
+    for (@Parallel int i = 0; i < N; i++) {
+      count[(bucket[i] % M + M) % M] += 1;
+    }
+  }
 }

@@ -16,6 +16,7 @@ final class NoGradient {
       Map.entry("Layout.intMix", "integer arrays only"),
       Map.entry("Prims.wrapIndex", "integer arrays only"),
       Map.entry("Reductions.countPositive", "integer result"),
+      Map.entry("Reductions.histogram", "integer result"),
       Map.entry("Layout.gather", "data-dependent index"),
       Map.entry("Prims.gather", "data-dependent index"),
       Map.entry("Edges.gatherTanh", "calls Prims.gather: data-dependent index"),

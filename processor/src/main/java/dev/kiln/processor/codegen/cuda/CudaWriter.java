@@ -61,8 +61,15 @@ public final class CudaWriter {
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept()));
+        } else if (PartialsKernelWriter.plan(wide) instanceof List<?> reduced) {
+          @SuppressWarnings("unchecked")
+          List<PartialsKernelWriter.Reduced> arrays = (List<PartialsKernelWriter.Reduced>) reduced;
+          cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(), plan);
+          cu.add(PartialsKernelWriter.write(wide, arrays, names(wide), kernelParams(wide)));
+          kernels.put(op.name(), new KernelInfo(PartialsKernelWriter.partialsKernel(op.name()), KernelInfo.Launch.PARTIALS,
+              List.of(), arrays.stream().map(PartialsKernelWriter.Reduced::array).toList()));
         } else {
-          skipped.add(new Skipped(op.name(), (String) plan));
+          skipped.add(new Skipped(op.name(), plan + "; " + PartialsKernelWriter.plan(wide)));
         }
       } else {
         cu.add("\n").add(gridKernel(IndexWidening.apply(op)));

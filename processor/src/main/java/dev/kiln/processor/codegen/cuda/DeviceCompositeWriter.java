@@ -72,7 +72,7 @@ public final class DeviceCompositeWriter {
     return dev.kiln.processor.codegen.cpu.CompositeWriter.sizeCode(t.length());
   }
 
-  private static String alloc(ScalarType t) {
+  static String alloc(ScalarType t) {
     switch (t) {
       case FLOAT: return "allocFloats";
       case DOUBLE: return "allocDoubles";

@@ -24,6 +24,7 @@ public final class DeviceLauncherWriter {
   static final ClassName CHECKS = ClassName.get("dev.kiln.runtime", "Checks");
   static final ClassName RUNTIME = ClassName.get("dev.kiln.runtime.cuda", "CudaRuntime");
   static final ClassName STREAM = ClassName.get("dev.kiln.runtime.cuda", "CudaStream");
+  static final ClassName PARTIAL_RESULTS = ClassName.get("dev.kiln.runtime.cuda", "PartialResults");
 
   private DeviceLauncherWriter() {}
 
@@ -70,6 +71,8 @@ public final class DeviceLauncherWriter {
         extents.add(CodeBlock.of("$N", g.extent().name()));
       }
       m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));
+    } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
+      m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {
       CodeBlock points = CodeBlock.of("1L");
       for (GridDim g : info.kept()) {
@@ -78,6 +81,56 @@ public final class DeviceLauncherWriter {
       m.addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, points, CodeBlock.join(args, ", "));
     }
     return m.build();
+  }
+
+  /**
+   * Allocates a private copy of every {@code @Reduce} output a chunk of workers ({@code
+   * PartialResults.chunks}), launches {@code <op>_partials} over the chunks and {@code <op>_fold}
+   * over the outputs, and frees the copies once the stream is done.
+   */
+  private static CodeBlock partials(OperatorIr op, KernelInfo info, Names names, String stream, ClassName kernels,
+      String resourceBase, List<CodeBlock> args) {
+    String workers = names.fresh("workers");
+    String perChunk = names.fresh("perChunk");
+    String chunks = names.fresh("chunks");
+    CodeBlock points = CodeBlock.of("1L");
+    for (GridDim g : op.grid()) {
+      points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extent().name());
+    }
+    CodeBlock lengths = CodeBlock.of("0L");
+    CodeBlock longest = null;
+    for (Param.Array a : info.partials()) {
+      lengths = CodeBlock.of("$T.add($L, $N.length())", CHECKS, lengths, a.name());
+      longest = longest == null ? CodeBlock.of("$N.length()", a.name()) : CodeBlock.of("Math.max($L, $N.length())", longest, a.name());
+    }
+    CodeBlock.Builder code = CodeBlock.builder()
+        .addStatement("final long $N = $L", workers, points)
+        .addStatement("final long $N = $L", perChunk, lengths)
+        .addStatement("final long $N = $T.chunks($N, $N)", chunks, PARTIAL_RESULTS, workers, perChunk);
+    List<CodeBlock> resources = new ArrayList<>();
+    List<CodeBlock> partialsArgs = new ArrayList<>(args);
+    partialsArgs.add(CodeBlock.of("$N", chunks));
+    List<CodeBlock> foldArgs = new ArrayList<>();
+    foldArgs.add(CodeBlock.of("$N", chunks));
+    for (Param.Array a : info.partials()) {
+      String copies = names.fresh(a.name() + "Partials");
+      resources.add(CodeBlock.of("$T $N = $N.device().$L($T.size($S, $S, $T.mul($N, $N.length())))",
+          deviceArray(a.elementType()), copies, stream, DeviceCompositeWriter.alloc(a.elementType()), CHECKS, op.name(),
+          "the partial results of '" + a.name() + "'", CHECKS, chunks, a.name()));
+      partialsArgs.add(CodeBlock.of("$N", copies));
+      partialsArgs.add(CodeBlock.of("$N.length()", a.name()));
+      foldArgs.add(CodeBlock.of("$N", a.name()));
+      foldArgs.add(CodeBlock.of("$N", copies));
+      foldArgs.add(CodeBlock.of("$N.length()", a.name()));
+    }
+    return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
+        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
+            resourceBase, PartialsKernelWriter.partialsKernel(op.name()), stream, chunks, CodeBlock.join(partialsArgs, ", "))
+        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$L}, $L)", RUNTIME, kernels,
+            resourceBase, PartialsKernelWriter.foldKernel(op.name()), stream, longest, CodeBlock.join(foldArgs, ", "))
+        .addStatement("$N.synchronize()", stream)
+        .endControlFlow()
+        .build();
   }
 
   private static MethodSpec map(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {

@@ -1,17 +1,25 @@
 package dev.kiln.processor.codegen.cuda;
 
 import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.Param;
 import java.util.List;
 
 /**
  * What the device launcher of an operator needs to know about its CUDA kernel: its name, its
- * shape of launch, and for a reducing kernel the grid dimensions that get one block each.
+ * shape of launch, for a reducing kernel the grid dimensions that get one block each, and for
+ * kernels with partial results ({@link PartialsKernelWriter}) the accumulated arrays.
  */
-public record KernelInfo(String kernel, Launch launch, List<GridDim> kept) {
+public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials) {
+  KernelInfo(String kernel, Launch launch, List<GridDim> kept) {
+    this(kernel, launch, kept, List.of());
+  }
+
   /** How a kernel is launched (see {@code dev.kiln.runtime.cuda.CudaKernel}). */
   public enum Launch {
     GRID,
     REDUCING,
-    MAP
+    MAP,
+    /** {@code <op>_partials} over chunks of workers, then {@code <op>_fold} over the outputs' elements. */
+    PARTIALS
   }
 }

@@ -170,7 +170,7 @@ final class ReducingKernelWriter {
   }
 
   /** The number of points of these dimensions, as a 64-bit product (1 for none). */
-  private static CodeBlock total(List<GridDim> dims) {
+  static CodeBlock total(List<GridDim> dims) {
     CodeBlock total = null;
     for (GridDim g : dims) {
       CodeBlock extent = CodeBlock.of("(long long) $N", CudaNames.identifier(g.extent().name()));
@@ -180,7 +180,7 @@ final class ReducingKernelWriter {
   }
 
   /** Declarations of the dimensions' variables from a row-major flat counter. */
-  private static CodeBlock decompose(String counter, List<GridDim> dims, List<String> vars) {
+  static CodeBlock decompose(String counter, List<GridDim> dims, List<String> vars) {
     CodeBlock.Builder out = CodeBlock.builder();
     for (int j = 0; j < dims.size(); j++) {
       String extent = CudaNames.identifier(dims.get(j).extent().name());
@@ -193,7 +193,7 @@ final class ReducingKernelWriter {
     return out.build();
   }
 
-  private static Expr.Const identity(ExprFactory f, ReduceKind op, ScalarType t) {
+  static Expr.Const identity(ExprFactory f, ReduceKind op, ScalarType t) {
     switch (op) {
       case SUM: return f.constant(t, 0);
       case PRODUCT: return f.constant(t, 1);

@@ -1,0 +1,195 @@
+package dev.kiln.processor.codegen.cuda;
+
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.codegen.BodyEmitter;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The CUDA kernels of an operator with {@code @Reduce} outputs that {@link ReducingKernelWriter}'s
+ * shape (one block per output element) does not fit: an accumulated index that uses loop variables
+ * ({@code dw[k * N + n] += x[b * K + k] * dy[b * N + n]} with grid {@code b}), one that depends on
+ * data (a histogram), or outputs kept on different grid dimensions (row and column sums at once).
+ *
+ * <p>Two kernels, as the CPU kernels do it with chunks: {@code <op>_partials} gives each of {@code
+ * chunks} threads a contiguous range of workers (in row-major grid order) and a private copy of every
+ * accumulated array, filled with the operation's identity, into which its workers accumulate;
+ * {@code <op>_fold} then folds, for every element, the output's value and the chunks' partial results
+ * in chunk order. Deterministic for a given number of chunks, which the launcher derives from the
+ * sizes alone. Parallel over chunks only, and each chunk holds whole copies of the outputs: correct
+ * for any such operator, fast for few, small outputs and many workers.
+ */
+final class PartialsKernelWriter {
+  /** One accumulated array and its operation. */
+  record Reduced(Param.Array array, ReduceKind op) {}
+
+  private PartialsKernelWriter() {}
+
+  static String partialsKernel(String op) {
+    return CudaNames.identifier(op) + "_partials";
+  }
+
+  static String foldKernel(String op) {
+    return CudaNames.identifier(op) + "_fold";
+  }
+
+  /** The accumulated arrays of {@code op}, or the reason these kernels do not fit it. */
+  static Object plan(OperatorIr op) {
+    Map<Param.Array, ReduceKind> reduced = new LinkedHashMap<>();
+    List<Param.Array> stored = new ArrayList<>();
+    String problem = collect(op.body(), reduced, stored);
+    if (problem != null) {
+      return problem;
+    }
+    for (Param.Array a : stored) {
+      if (reduced.containsKey(a)) {
+        return "'" + a.name() + "' is both stored and accumulated";
+      }
+    }
+    List<Reduced> out = new ArrayList<>();
+    reduced.forEach((a, k) -> out.add(new Reduced(a, k)));
+    return out;
+  }
+
+  private static String collect(List<Stmt> body, Map<Param.Array, ReduceKind> reduced, List<Param.Array> stored) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Accumulate a) {
+        ReduceKind first = reduced.putIfAbsent(a.array(), a.op());
+        if (first != null && first != a.op()) {
+          return "'" + a.array().name() + "' is accumulated with two operations";
+        }
+      } else if (s instanceof Stmt.Store st) {
+        stored.add(st.array());
+      } else {
+        String p = collect(((Stmt.Loop) s).body(), reduced, stored);
+        if (p != null) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Both kernels; {@code op} has 64-bit indices already ({@link IndexWidening}). */
+  static CodeBlock write(OperatorIr op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
+    return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names)).build();
+  }
+
+  private static CodeBlock partials(OperatorIr op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
+    BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(op.body(), List.of());
+    ExprFactory constants = new ExprFactory();
+    String chunks = names.fresh("chunks");
+    String chunk = names.fresh("c_");
+    String element = names.fresh("e_");
+    String worker = names.fresh("w_");
+    String workers = names.fresh("workers");
+    String lo = names.fresh("lo");
+    String hi = names.fresh("hi");
+    List<CodeBlock> all = new ArrayList<>(params);
+    all.add(CodeBlock.of("long long $N", chunks));
+    Map<Reduced, String[]> arrays = new LinkedHashMap<>(); // {partials, length, this chunk's copy}
+    for (Reduced r : reduced) {
+      String id = CudaNames.identifier(r.array().name());
+      String[] n = {names.fresh(id + "_partials"), names.fresh(id + "_length"), names.fresh(id + "_part")};
+      arrays.put(r, n);
+      all.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(r.array().elementType()), n[0]));
+      all.add(CodeBlock.of("long long $N", n[1]));
+      emitter.target(r.array(), n[2]);
+    }
+
+    emitter.openScope(); // prologue
+    emitter.openScope(); // one chunk
+    emitter.openScope(); // one worker
+    List<String> vars = new ArrayList<>();
+    for (GridDim g : op.grid()) {
+      String v = names.fresh(CudaNames.identifier(g.var().name()));
+      vars.add(v);
+      emitter.bind(g.var(), v, 2);
+    }
+    emitter.setWorkerDepth(2);
+    emitter.statements(op.body());
+    CodeBlock body = emitter.closeScope();
+
+    CodeBlock.Builder chunkCode = CodeBlock.builder();
+    for (Map.Entry<Reduced, String[]> a : arrays.entrySet()) {
+      Reduced r = a.getKey();
+      String[] n = a.getValue();
+      ScalarType t = r.array().elementType();
+      chunkCode.addStatement("$L* __restrict__ $N = $N + $N * $N", CudaSyntax.typeName(t), n[2], n[0], chunk, n[1]);
+      chunkCode.beginControlFlow("for (long long $N = 0; $N < $N; $N++)", element, element, n[1], element)
+          .addStatement("$N[$N] = $L", n[2], element,
+              CudaSyntax.INSTANCE.literal(ReducingKernelWriter.identity(constants, r.op(), t)))
+          .endControlFlow();
+    }
+    chunkCode.addStatement("const long long $N = $N * ($N / $N) + ($N < $N % $N ? $N : $N % $N)",
+        lo, chunk, workers, chunks, chunk, workers, chunks, chunk, workers, chunks);
+    chunkCode.addStatement("const long long $N = $N + $N / $N + ($N < $N % $N ? 1 : 0)",
+        hi, lo, workers, chunks, chunk, workers, chunks);
+    chunkCode.beginControlFlow("for (long long $N = $N; $N < $N; $N++)", worker, lo, worker, hi, worker)
+        .add(ReducingKernelWriter.decompose(worker, op.grid(), vars))
+        .add(body)
+        .endControlFlow();
+    emitter.add(chunkCode.build());
+    CodeBlock chunkBody = emitter.closeScope();
+
+    emitter.add(CodeBlock.builder()
+        .addStatement("const long long $N = $L", workers, ReducingKernelWriter.total(op.grid()))
+        .beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", chunk, chunk, chunks, chunk)
+        .add(chunkBody)
+        .endControlFlow()
+        .build());
+    CodeBlock kernel = emitter.closeScope();
+    return CodeBlock.builder()
+        .add("// Partial results of $L's @Reduce outputs: one private copy a chunk of workers; launch over the chunks.\n",
+            op.name())
+        .add("extern \"C\" __global__ void $N($L) {\n$>", partialsKernel(op.name()), CodeBlock.join(all, ", "))
+        .add(kernel)
+        .add("$<}\n")
+        .build();
+  }
+
+  private static CodeBlock fold(OperatorIr op, List<Reduced> reduced, Names names) {
+    String chunks = names.fresh("chunks");
+    String chunk = names.fresh("c_");
+    String element = names.fresh("e_");
+    List<CodeBlock> params = new ArrayList<>();
+    params.add(CodeBlock.of("long long $N", chunks));
+    CodeBlock.Builder body = CodeBlock.builder();
+    for (Reduced r : reduced) {
+      String id = CudaNames.identifier(r.array().name());
+      String partials = names.fresh(id + "_partials");
+      String length = names.fresh(id + "_length");
+      String acc = names.fresh(id + "_acc");
+      ScalarType t = r.array().elementType();
+      String type = CudaSyntax.typeName(t);
+      params.add(CodeBlock.of("$L* __restrict__ $N", type, id));
+      params.add(CodeBlock.of("const $L* __restrict__ $N", type, partials));
+      params.add(CodeBlock.of("long long $N", length));
+      body.beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", element, element, length, element)
+          .addStatement("$L $N = $N[$N]", type, acc, id, element)
+          .beginControlFlow("for (long long $N = 0; $N < $N; $N++)", chunk, chunk, chunks, chunk)
+          .addStatement("$N = $L", acc, CudaSyntax.INSTANCE.combine(r.op(), t, CodeBlock.of("$N", acc),
+              CodeBlock.of("$N[$N * $N + $N]", partials, chunk, length, element)))
+          .endControlFlow()
+          .addStatement("$N[$N] = $N", id, element, acc)
+          .endControlFlow();
+    }
+    return CodeBlock.builder()
+        .add("// Folds $L's partial results into its outputs, in chunk order; launch over the longest output.\n", op.name())
+        .add("extern \"C\" __global__ void $N($L) {\n$>", foldKernel(op.name()), CodeBlock.join(params, ", "))
+        .add(body.build())
+        .add("$<}\n")
+        .build();
+  }
+}
