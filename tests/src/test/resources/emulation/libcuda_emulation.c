@@ -9,7 +9,10 @@
 //   allocation, fails with CUDA_ERROR_ILLEGAL_ADDRESS.
 // - Modules: cuModuleLoadData hashes the PTX text (64-bit FNV-1a) and loads the host build of the
 //   same .cu from $KILN_CUDA_EMULATION_MODULES/<hash>.so (cuda_emulation.h plus a glue that
-//   describes each kernel); the PTX itself is not interpreted.
+//   describes each kernel); the PTX itself is not interpreted. PTX made by the emulated NVRTC
+//   (libnvrtc_emulation.c) names its source's hash in a comment instead. The driver reports CUDA
+//   $KILN_CUDA_EMULATION_DRIVER_VERSION (default 13000) and refuses PTX of a newer ISA with
+//   CUDA_ERROR_UNSUPPORTED_PTX_VERSION, as a real driver does.
 // - Launches run synchronously, in the calling thread, in the order they are made (a valid schedule
 //   of any set of streams); a failed kernel's error is returned by the next synchronising call
 //   (cuStreamSynchronize, cuCtxSynchronize, cuEventSynchronize, cuMemcpyDtoH), as on a GPU.
@@ -46,6 +49,7 @@ enum {
   CUDA_ERROR_NOT_INITIALIZED = 3,
   CUDA_ERROR_INVALID_DEVICE = 101,
   CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
@@ -195,9 +199,13 @@ CUresult cuInit(unsigned flags) {
   return CUDA_SUCCESS;
 }
 
+static int driver_version(void) {
+  return (int) env_u64("KILN_CUDA_EMULATION_DRIVER_VERSION", 13000);
+}
+
 CUresult cuDriverGetVersion(int* version) {
   if (version == NULL) return CUDA_ERROR_INVALID_VALUE;
-  *version = 13000;
+  *version = driver_version();
   return CUDA_SUCCESS;
 }
 
@@ -431,10 +439,24 @@ CUresult cuEventElapsedTime(float* milliseconds, struct event* start, struct eve
 // ---- modules and launches ----
 
 CUresult cuModuleLoadData(struct module** result, const void* image) {
-  const unsigned char* c = image;
+  // A driver of CUDA major.minor reads PTX up to ISA (major - 4).minor (13.0: 9.0; 12.6: 8.6).
+  const char* version = strstr(image, "\n.version ");
+  int isa_major = 0, isa_minor = 0;
+  if (version != NULL && sscanf(version, "\n.version %d.%d", &isa_major, &isa_minor) == 2) {
+    int driver = driver_version();
+    int supported = (driver / 1000 - 4) * 10 + (driver % 1000) / 10;
+    if (isa_major * 10 + isa_minor > supported) {
+      return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+    }
+  }
   uint64_t hash = 0xcbf29ce484222325ull;
-  for (; *c != 0; c++) {
-    hash = (hash ^ *c) * 0x100000001b3ull;
+  const char* marker = strstr(image, "// kiln-emulation-module: ");
+  if (marker != NULL) {
+    hash = strtoull(marker + strlen("// kiln-emulation-module: "), NULL, 16);  // PTX from the emulated NVRTC
+  } else {
+    for (const unsigned char* c = image; *c != 0; c++) {
+      hash = (hash ^ *c) * 0x100000001b3ull;
+    }
   }
   const char* dir = getenv("KILN_CUDA_EMULATION_MODULES");
   char path[4096];

@@ -20,30 +20,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Builds the emulated CUDA driver ({@code emulation/libcuda_emulation.c} as {@code libcuda.so.1})
- * and, for every generated class on the class path that has both a {@code .cu} and a {@code .ptx}
- * under {@code META-INF/kiln/}, a host build of its {@code .cu} against {@code
- * emulation/cuda_emulation.h}, named by the hash of its PTX, which is how the emulated driver's
- * {@code cuModuleLoadData} finds it. A process started with {@link #environment()} then runs Kiln's
- * real CUDA runtime and the generated device launchers on the host.
+ * Builds the emulated CUDA driver ({@code emulation/libcuda_emulation.c} as {@code libcuda.so.1}),
+ * the emulated NVRTC ({@code emulation/libnvrtc_emulation.c} as {@code libnvrtc.so.12}) and, for
+ * every {@code .cu} under {@code META-INF/kiln/} on the class path, a host build against {@code
+ * emulation/cuda_emulation.h}, named by the hash of its PTX (when the class has one) and by the hash
+ * of its source: that is how the emulated driver's {@code cuModuleLoadData} finds the build of the
+ * build-time PTX and of PTX that the emulated NVRTC made at run time. A process started with {@link
+ * #environment()} then runs Kiln's real CUDA runtime and the generated device launchers on the host.
  */
 public final class EmulatedDriver {
   private static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh", "kiln/reduce.cuh");
 
   public final Path directory;
-  /** The generated classes built, by resource base ({@code dev/kiln/tests/ops/Reductions}). */
+  /** The generated classes built that have PTX, by resource base ({@code dev/kiln/tests/ops/Reductions}). */
   public final List<String> modules;
+  private final Path nvcc;
 
-  private EmulatedDriver(Path directory, List<String> modules) {
+  private EmulatedDriver(Path directory, List<String> modules, Path nvcc) {
     this.directory = directory;
     this.modules = modules;
+    this.nvcc = nvcc;
   }
 
   /** The environment of a process that uses this driver instead of the machine's. */
   public Map<String, String> environment() {
-    return Map.of(
+    Map<String, String> env = new java.util.HashMap<>(Map.of(
         "LD_LIBRARY_PATH", directory.toString(),
-        "KILN_CUDA_EMULATION_MODULES", directory.resolve("modules").toString());
+        "KILN_CUDA_EMULATION_MODULES", directory.resolve("modules").toString()));
+    if (nvcc != null) {
+      env.put("KILN_CUDA_EMULATION_NVCC", nvcc.toString());
+    }
+    return env;
   }
 
   /**
@@ -54,6 +61,9 @@ public final class EmulatedDriver {
   public static EmulatedDriver build(Path directory, Path cc, Path cxx) throws Exception {
     Path modules = Files.createDirectories(directory.resolve("modules"));
     Files.writeString(directory.resolve("libcuda_emulation.c"), resource("emulation/libcuda_emulation.c"));
+    Files.writeString(directory.resolve("libnvrtc_emulation.c"), resource("emulation/libnvrtc_emulation.c"));
+    // JCuda's NVRTC binding asks for its symbols at version node libnvrtc.so.12
+    Files.writeString(directory.resolve("libnvrtc.map"), "libnvrtc.so.12 { global: nvrtc*; local: *; };\n");
     Files.writeString(directory.resolve("cuda_emulation.h"), resource("emulation/cuda_emulation.h"));
     for (String h : HEADERS) {
       Path target = directory.resolve(h);
@@ -65,9 +75,11 @@ public final class EmulatedDriver {
     for (String base : generatedClasses()) {
       byte[] p = bytes("META-INF/kiln/" + base + ".ptx");
       byte[] c = bytes("META-INF/kiln/" + base + ".cu");
+      if (c != null) {
+        cu.put(base, new String(c, StandardCharsets.UTF_8));
+      }
       if (p != null && c != null) {
         ptx.put(base, p);
-        cu.put(base, new String(c, StandardCharsets.UTF_8));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
@@ -76,15 +88,26 @@ public final class EmulatedDriver {
       jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1", "-U_FORTIFY_SOURCE",
           "-o", directory.resolve("libcuda.so.1").toString(), directory.resolve("libcuda_emulation.c").toString(),
           "-ldl", "-lpthread"))));
+      jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1",
+          "-Wl,-soname,libnvrtc.so.12", "-Wl,--version-script=" + directory.resolve("libnvrtc.map"),
+          "-o", directory.resolve("libnvrtc.so.12").toString(), directory.resolve("libnvrtc_emulation.c").toString()))));
       for (String base : cu.keySet()) {
         String name = base.replace('/', '_');
         Path source = directory.resolve(name + ".cpp");
         Files.writeString(source, "#include \"" + name + ".cu.h\"\n" + glue(cu.get(base)));
         Files.writeString(directory.resolve(name + ".cu.h"), cu.get(base));
-        Path library = modules.resolve(String.format("%016x.so", fnv1a(ptx.get(base))));
-        jobs.add(pool.submit(() -> compile(directory, List.of(cxx.toString(), "-shared", "-fPIC", "-O1", "-std=c++17", "-w",
-            "-U_FORTIFY_SOURCE", "-include", "cuda_emulation.h", "-I", directory.toString(), "-o", library.toString(),
-            source.toString(), "-lm"))));
+        Path library = modules.resolve(String.format("%016x.so", fnv1a(cu.get(base).getBytes(StandardCharsets.UTF_8))));
+        byte[] p = ptx.get(base);
+        jobs.add(pool.submit(() -> {
+          compile(directory, List.of(cxx.toString(), "-shared", "-fPIC", "-O1", "-std=c++17", "-w",
+              "-U_FORTIFY_SOURCE", "-include", "cuda_emulation.h", "-I", directory.toString(), "-o", library.toString(),
+              source.toString(), "-lm"));
+          if (p != null) {
+            Files.copy(library, modules.resolve(String.format("%016x.so", fnv1a(p))),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+          return null;
+        }));
       }
       for (Future<?> job : jobs) {
         job.get();
@@ -92,7 +115,7 @@ public final class EmulatedDriver {
     } finally {
       pool.shutdownNow();
     }
-    return new EmulatedDriver(directory, List.copyOf(cu.keySet()));
+    return new EmulatedDriver(directory, List.copyOf(ptx.keySet()), dev.kiln.tests.CudaSourcesTest.tool("nvcc"));
   }
 
   /**

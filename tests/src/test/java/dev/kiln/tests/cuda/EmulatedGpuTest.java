@@ -50,18 +50,30 @@ class EmulatedGpuTest {
   Stream<DynamicTest> gpuTestsPassOnTheEmulatedDriver() throws Exception {
     List<String> tests = new ArrayList<>(KERNEL_TESTS);
     tests.addAll(RUNTIME_TESTS);
-    return run("real grid limits", null, "1", tests);
+    return run("real grid limits", java.util.Map.of(), "1", tests);
   }
 
   @TestFactory
   Stream<DynamicTest> gpuTestsPassWithGridsOfTwoBlocks() throws Exception {
-    return run("grids of at most 2 x 2 x 2 blocks", "2,2,2", "7", KERNEL_TESTS);
+    return run("grids of at most 2 x 2 x 2 blocks", java.util.Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2"), "7",
+        KERNEL_TESTS);
+  }
+
+  /**
+   * A CUDA 12.6 driver, which refuses the build's PTX (ISA 9.0, from nvcc 13): the runtime must
+   * compile every module's .cu with NVRTC (the emulated NVRTC 12.6, which compiles with nvcc) and
+   * load that.
+   */
+  @TestFactory
+  Stream<DynamicTest> runtimeTestsPassOnAnOlderDriverThroughNvrtc() throws Exception {
+    return run("CUDA 12.6 driver, modules from NVRTC", java.util.Map.of("KILN_CUDA_EMULATION_DRIVER_VERSION", "12060"),
+        "3", RUNTIME_TESTS);
   }
 
   private static EmulatedDriver driver;
 
-  private static Stream<DynamicTest> run(String what, String maxGrid, String seed, List<String> testClasses)
-      throws Exception {
+  private static Stream<DynamicTest> run(String what, java.util.Map<String, String> settings, String seed,
+      List<String> testClasses) throws Exception {
     Path cc = CudaSourcesTest.tool("gcc");
     Path cxx = CudaSourcesTest.tool("g++");
     if (cc == null || cxx == null) {
@@ -75,6 +87,9 @@ class EmulatedGpuTest {
           + " runtime loads modules from their PTX");
     }
     Path results = work.resolve("results-" + seed + ".tsv");
+    if (CudaSourcesTest.tool("nvcc") == null && settings.containsKey("KILN_CUDA_EMULATION_DRIVER_VERSION")) {
+      return skipped(what, "the emulated NVRTC compiles with nvcc, and this machine lacks it");
+    }
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"),
@@ -84,9 +99,7 @@ class EmulatedGpuTest {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().putAll(driver.environment());
     pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
-    if (maxGrid != null) {
-      pb.environment().put("KILN_CUDA_EMULATION_MAX_GRID", maxGrid);
-    }
+    pb.environment().putAll(settings);
     Process child = pb.start();
     byte[] output = child.getInputStream().readAllBytes();
     boolean finished = child.waitFor(1200, TimeUnit.SECONDS);

@@ -71,6 +71,19 @@ class EmulationFaultsTest {
     }
   }
 
+  /**
+   * Under an emulated CUDA 12.6 driver, which refuses the build's PTX (ISA 9.0), the module comes
+   * from NVRTC, and its kernels run.
+   */
+  @Test
+  void anOlderDriverGetsItsKernelsFromNvrtc() {
+    assumeTrue(device.driverVersion() < 13000, "the emulated driver is CUDA " + device.driverVersion()
+        + " here, which reads the build's PTX; EmulatedGpuTest runs this test under a CUDA 12.6 driver too");
+    assertTheDeviceStillWorks();
+    String origin = device.moduleOrigin(FAULTS);
+    assertTrue(origin != null && origin.contains("compiled by NVRTC 12.6"), String.valueOf(origin));
+  }
+
   private void assertTheDeviceStillWorks() {
     try (DeviceFloatArray out = device.allocFloats(700)) {
       kernel("fill").launchGrid(null, new long[] {700}, 700, out);
