@@ -254,4 +254,15 @@ class ReductionsTest {
     ReductionsKernels.histogram(n, m, bucket, actual);
     org.junit.jupiter.api.Assertions.assertArrayEquals(expected, actual);
   }
+
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 7, 130})
+  void antiDiagonalSums(int n) {
+    float[] x = Data.integral(129, n * n, 16);
+    float[] expected = Data.integral(130, 2 * n, 4);
+    float[] actual = expected.clone();
+    Reductions.antiDiagonalSums(n, x, expected);
+    ReductionsKernels.antiDiagonalSums(n, x, actual);
+    Agreement.assertSame(expected, actual);
+  }
 }

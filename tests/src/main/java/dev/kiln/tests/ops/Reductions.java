@@ -158,4 +158,17 @@ public final class Reductions {
       count[(bucket[i] % M + M) % M] += 1;
     }
   }
+
+  /**
+   * {@code s[i + j] += x[i, j]}: sums along anti-diagonals. The index uses every grid variable but
+   * two workers may meet at one element, so on CUDA it cannot have one block per element.
+   */
+  @Operator
+  public static void antiDiagonalSums(@Dim int N, @Shape("N, N") float[] x, @Out @Reduce @Shape("2 * N") float[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (@Parallel int j = 0; j < N; j++) {
+        s[i + j] += x[i * N + j];
+      }
+    }
+  }
 }

@@ -1,6 +1,9 @@
 package dev.kiln.processor.codegen.cuda;
 
 import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.check.IndexTerms;
+import dev.kiln.processor.check.Injectivity;
+import dev.kiln.processor.check.Term;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.Affine;
@@ -53,6 +56,17 @@ final class ReducingKernelWriter {
         return "its @Reduce outputs reduce over different dimensions";
       }
       kept = index.coefficients().keySet();
+    }
+    // One block per kept point writes its element: two kept points must never share one, or two
+    // blocks would update it at once (s[i + j] over grid i, j). Such operators take partial results.
+    Set<String> dims = new LinkedHashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    for (Stmt.Accumulate a : accumulations.values()) {
+      Affine index = AffineAnalysis.affine(a.index());
+      List<Term> terms = IndexTerms.of(index, IndexTerms.gridRanges(op), kept, dims);
+      if (terms == null || !Injectivity.provable(terms, dims)) {
+        return "the index of '" + a.array().name() + "' may give two output elements' blocks the same element";
+      }
     }
     List<GridDim> keptDims = new ArrayList<>();
     List<GridDim> reducedDims = new ArrayList<>();
