@@ -6,8 +6,8 @@
 // own threadIdx/blockIdx/blockDim/gridDim. Kernels that synchronise (__syncthreads, through
 // kiln::block_reduce) run each thread of a block as a fiber with its own stack: a thread that
 // reaches the barrier yields, and the block moves on only when every thread is there, so shared
-// memory (a __shared__ array is a static of the kernel function, and blocks never overlap) behaves
-// as on a GPU. A barrier that some threads of a block reach and others never do (undefined on a GPU)
+// memory (a __shared__ array is a static of the kernel function, and blocks never overlap; each
+// block finds it full of 0xFF bytes) behaves as on a GPU. A barrier that some threads of a block reach and others never do (undefined on a GPU)
 // fails the launch. Blocks, and threads between two barriers, run in an order shuffled by a seed, so
 // that results which depend on the order of threads (a race between two threads writing one
 // element) show up as disagreements.
@@ -20,13 +20,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define __global__
 #define __device__
 #define __forceinline__ inline
 #define __restrict__ __restrict
-#define __shared__ static
+// Shared memory: statics of the kernel functions, gathered in one section so that every block starts
+// with garbage (0xFF bytes) in them, as on a GPU, not with the previous block's values.
+#define __shared__ static __attribute__((section("kiln_shared")))
+extern "C" char __start_kiln_shared[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_kiln_shared[] __attribute__((weak, visibility("hidden")));
 
 struct kiln_emu_dim3 { unsigned x, y, z; };
 
@@ -59,7 +65,7 @@ struct kiln_emu_kernel {
   const char* name;
   void (*body)(void** params);  // calls the kernel with cuLaunchKernel's parameter array
   int syncs;                     // whether the kernel reaches __syncthreads (runs its threads as fibers)
-  const char* params;            // one letter a parameter: 'p' pointer, 'i' int, 'l' long long, 'f', 'd', 'b'
+  const char* params;            // a letter a parameter: 'p' pointer, 'c' const pointer, 'i' int, 'l' long long, 'f', 'd', 'b'
 };
 
 namespace kiln_emu {
@@ -72,7 +78,7 @@ struct Fiber {
   State state;
 };
 
-static const size_t FIBER_STACK = 256 * 1024;
+static const size_t FIBER_STACK = 256 * 1024;  // below each, an inaccessible guard page
 static Fiber fibers[1024];
 static char* stacks[1024];
 static ucontext_t scheduler;
@@ -136,10 +142,13 @@ static int run_fibers(const kiln_emu_kernel* k, void** params, const uint64_t* t
   for (unsigned i = 0; i < n; i++) {
     Fiber* f = &fibers[i];
     if (stacks[i] == nullptr) {
-      stacks[i] = (char*) malloc(FIBER_STACK);
-      if (stacks[i] == nullptr) {
+      size_t page = (size_t) sysconf(_SC_PAGESIZE);
+      void* m = mmap(nullptr, FIBER_STACK + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) {
         return -2;
       }
+      mprotect(m, page, PROT_NONE);
+      stacks[i] = (char*) m + page;
     }
     getcontext(&f->context);
     f->context.uc_stack.ss_sp = stacks[i];
@@ -180,17 +189,23 @@ static int run_fibers(const kiln_emu_kernel* k, void** params, const uint64_t* t
 
 }  // namespace kiln_emu
 
-// Runs kernel k over the grid; 0 on success, else writes why into error. Called by the driver.
+// Runs kernel k over the grid; 0 on success, else writes why into error. Called by the driver, which
+// gets after_block(context, block's flat index) after every block (it checks what each block wrote).
 extern "C" __attribute__((visibility("default"))) int kiln_emu_launch(
     const kiln_emu_kernel* k, const unsigned* grid, const unsigned* block, void** params, uint64_t seed,
-    char* error, int error_length) {
+    char* error, int error_length, int (*after_block)(void*, uint64_t), void* context) {
   using namespace kiln_emu;
+  current = nullptr;  // a fault may have left the previous launch inside a fiber
   grid_dim = {grid[0], grid[1], grid[2]};
   block_dim = {block[0], block[1], block[2]};
   const uint64_t blocks = (uint64_t) grid[0] * grid[1] * grid[2];
   const unsigned threads = block[0] * block[1] * block[2];
   if (threads == 0 || threads > 1024) {
     snprintf(error, error_length, "%u threads a block", threads);
+    return -1;
+  }
+  if (blocks > (1ull << 32)) {
+    snprintf(error, error_length, "%llu blocks: more than the emulation runs", (unsigned long long) blocks);
     return -1;
   }
   uint64_t* block_order = (uint64_t*) malloc(blocks * sizeof(uint64_t));
@@ -204,6 +219,9 @@ extern "C" __attribute__((visibility("default"))) int kiln_emu_launch(
   for (uint64_t b = 0; b < blocks && status == 0; b++) {
     block_idx = unflatten(block_order[b], grid_dim);
     order(thread_order, threads, &seed);
+    if (__start_kiln_shared != nullptr) {
+      memset(__start_kiln_shared, 0xFF, (size_t) (__stop_kiln_shared - __start_kiln_shared));
+    }
     if (k->syncs) {
       status = run_fibers(k, params, thread_order, threads);
       if (status == -1) {
@@ -218,6 +236,11 @@ extern "C" __attribute__((visibility("default"))) int kiln_emu_launch(
         thread_idx = unflatten(thread_order[t], block_dim);
         k->body(params);
       }
+    }
+    if (status == 0 && after_block != nullptr && after_block(context, block_order[b]) != 0) {
+      snprintf(error, error_length, "block (%u, %u, %u) wrote what another block of the launch wrote", block_idx.x,
+          block_idx.y, block_idx.z);
+      status = -3;
     }
   }
   free(block_order);

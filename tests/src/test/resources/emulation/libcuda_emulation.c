@@ -15,11 +15,13 @@
 //   CUDA_ERROR_UNSUPPORTED_PTX_VERSION, as a real driver does.
 // - Launches run synchronously, in the calling thread, in the order they are made (a valid schedule
 //   of any set of streams); a failed kernel's error is returned by the next synchronising call
-//   (cuStreamSynchronize, cuCtxSynchronize, cuEventSynchronize, cuMemcpyDtoH), as on a GPU.
+//   (cuStreamSynchronize, cuCtxSynchronize, cuEventSynchronize, cuMemcpyDtoH), as on a GPU, and
+//   like a GPU's it is sticky: every later call fails with it (restart the process).
 //   Launch limits are checked as the driver does: at most 1024 threads a block, 64 along z, the
 //   grid within $KILN_CUDA_EMULATION_MAX_GRID ("x,y,z", default 2147483647,65535,65535).
 // - $KILN_CUDA_EMULATION_SEED (default 1) shuffles the order of blocks and of threads; 0 runs them
-//   in index order.
+//   in index order. Every launch is checked for races (run(), below); $KILN_CUDA_EMULATION_RACE_CHECK=0
+//   turns that off.
 //
 // Every call is serialised by one lock. Functions the runtime does not call are absent: JCuda binds
 // lazily, and a call to one would end the process with a symbol lookup error naming it.
@@ -64,7 +66,7 @@ struct kiln_emu_kernel {
   const char* params;
 };
 typedef int (*launch_fn)(const struct kiln_emu_kernel*, const unsigned*, const unsigned*, void**, uint64_t,
-    char*, int);
+    char*, int, int (*)(void*, uint64_t), void*);
 
 struct module {
   void* library;
@@ -96,6 +98,7 @@ static size_t allocation_capacity;
 static unsigned long long allocation_ids;
 static size_t allocated_bytes;
 static CUresult pending = CUDA_SUCCESS;
+static CUresult sticky = CUDA_SUCCESS;  // once a kernel fails, every later call fails, as on a GPU
 static unsigned long long launches;
 static const size_t TOTAL_MEMORY = 16ull << 30;
 
@@ -116,8 +119,14 @@ static CUresult fail_later(CUresult error) {
 }
 
 static CUresult take_pending(void) {
+  if (sticky != CUDA_SUCCESS) {
+    return sticky;
+  }
   CUresult r = pending;
   pending = CUDA_SUCCESS;
+  if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED) {
+    sticky = r;
+  }
   return r;
 }
 
@@ -197,6 +206,20 @@ CUresult cuInit(unsigned flags) {
   initialised = 1;
   pthread_mutex_unlock(&lock);
   return CUDA_SUCCESS;
+}
+
+// The newest PTX ISA (10 * major + minor) that a driver of CUDA `version` (12060 for 12.6) reads.
+static int ptx_isa(int version) {
+  static const int table[][2] = {
+      {11080, 78}, {12000, 80}, {12010, 81}, {12020, 82}, {12030, 83}, {12040, 84}, {12050, 85},
+      {12060, 85}, {12080, 87}, {12090, 88}, {13000, 90}};
+  int isa = 0;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    if (version >= table[i][0]) {
+      isa = table[i][1];
+    }
+  }
+  return isa;
 }
 
 static int driver_version(void) {
@@ -291,10 +314,12 @@ CUresult cuGetErrorString(CUresult error, const char** text) {
 CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
   if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   pthread_mutex_lock(&lock);
-  CUresult r = CUDA_SUCCESS;
+  CUresult r = sticky;
   size_t page = (size_t) sysconf(_SC_PAGESIZE);
-  size_t data = (bytes + page - 1) / page * page;
-  if (allocated_bytes + bytes > TOTAL_MEMORY) {
+  size_t data = bytes > TOTAL_MEMORY ? 0 : (bytes + page - 1) / page * page;
+  if (r != CUDA_SUCCESS) {
+    // the context is gone
+  } else if (bytes > TOTAL_MEMORY - allocated_bytes) {
     r = CUDA_ERROR_OUT_OF_MEMORY;
   } else {
     char* mapping = mmap(NULL, data + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -303,8 +328,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
     } else {
       mprotect(mapping + data, page, PROT_NONE);
       if (allocation_count == allocation_capacity) {
-        allocation_capacity = allocation_capacity == 0 ? 64 : 2 * allocation_capacity;
-        allocations = realloc(allocations, allocation_capacity * sizeof *allocations);
+        size_t capacity = allocation_capacity == 0 ? 64 : 2 * allocation_capacity;
+        struct allocation* grown = realloc(allocations, capacity * sizeof *allocations);
+        if (grown == NULL) {
+          munmap(mapping, data + page);
+          pthread_mutex_unlock(&lock);
+          return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        allocations = grown;
+        allocation_capacity = capacity;
       }
       struct allocation* a = &allocations[allocation_count++];
       a->mapping = mapping;
@@ -358,7 +390,7 @@ static CUresult checked_range(const char* call, CUdeviceptr p, size_t bytes) {
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t bytes) {
   pthread_mutex_lock(&lock);
-  CUresult r = checked_range("cuMemcpyHtoD", destination, bytes);
+  CUresult r = sticky != CUDA_SUCCESS ? sticky : checked_range("cuMemcpyHtoD", destination, bytes);
   if (r == CUDA_SUCCESS) {
     memcpy((void*) destination, source, bytes);
   }
@@ -381,7 +413,7 @@ CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t bytes) {
 
 CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size_t bytes) {
   pthread_mutex_lock(&lock);
-  CUresult r = checked_range("cuMemsetD8", destination, bytes);
+  CUresult r = sticky != CUDA_SUCCESS ? sticky : checked_range("cuMemsetD8", destination, bytes);
   if (r == CUDA_SUCCESS) {
     memset((void*) destination, value, bytes);
   }
@@ -439,12 +471,11 @@ CUresult cuEventElapsedTime(float* milliseconds, struct event* start, struct eve
 // ---- modules and launches ----
 
 CUresult cuModuleLoadData(struct module** result, const void* image) {
-  // A driver of CUDA major.minor reads PTX up to ISA (major - 4).minor (13.0: 9.0; 12.6: 8.6).
+  // A driver reads PTX up to the ISA of its CUDA version (13.0: 9.0; 12.6: 8.5).
   const char* version = strstr(image, "\n.version ");
   int isa_major = 0, isa_minor = 0;
   if (version != NULL && sscanf(version, "\n.version %d.%d", &isa_major, &isa_minor) == 2) {
-    int driver = driver_version();
-    int supported = (driver / 1000 - 4) * 10 + (driver % 1000) / 10;
+    int supported = ptx_isa(driver_version());
     if (isa_major * 10 + isa_minor > supported) {
       return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
     }
@@ -492,30 +523,72 @@ CUresult cuModuleGetFunction(struct function** result, struct module* module, co
   return CUDA_SUCCESS;
 }
 
-static CUresult run(struct function* f, const unsigned* grid, const unsigned* block, void** params) {
-  const struct kiln_emu_kernel* k = f->kernel;
-  for (int i = 0; k->params[i] != 0; i++) {
-    if (k->params[i] != 'p') {
+// What the blocks of one run wrote: for every byte of the arrays the kernel may write, the block
+// (flat index + 1) that changed it; a byte changed by two blocks is a race between them.
+struct writes {
+  const char* kernel;
+  int count;
+  struct allocation** arrays;
+  const int* parameters;
+  char** seen;           // each array as it was after the previous block
+  uint32_t** owners;     // per byte
+  int failed;
+};
+
+static int after_block(void* context, uint64_t block) {
+  struct writes* w = context;
+  for (int j = 0; j < w->count; j++) {
+    const char* now = (const char*) w->arrays[j]->start;
+    size_t bytes = w->arrays[j]->bytes;
+    if (memcmp(now, w->seen[j], bytes) == 0) {
       continue;
     }
-    CUdeviceptr p = *(CUdeviceptr*) params[i];
-    if (p != 0 && find(p, 0) == NULL) {
-      fprintf(stderr, "kiln emulation: kernel %s, parameter %d: 0x%llx is not a live device allocation\n",
-          k->name, i, p);
-      return fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+    for (size_t b = 0; b < bytes; b++) {
+      if (now[b] == w->seen[j][b]) {
+        continue;
+      }
+      uint32_t owner = w->owners[j][b];
+      if (owner != 0 && owner != (uint32_t) (block + 1)) {
+        fprintf(stderr, "kiln emulation: kernel %s: blocks %u and %llu (flat indices) both wrote byte %zu of"
+            " parameter %d: a race, which on a GPU loses one of the writes\n", w->kernel, owner - 1,
+            (unsigned long long) block, b, w->parameters[j]);
+        w->failed = 1;
+        return 1;
+      }
+      w->owners[j][b] = (uint32_t) (block + 1);
+      w->seen[j][b] = now[b];
     }
   }
+  return 0;
+}
+
+// One run of a kernel over the whole grid, in the order `seed` gives (0: index order), with the
+// writes of its blocks checked when `w` is not null.
+static CUresult execute(struct function* f, const unsigned* grid, const unsigned* block, void** params, uint64_t seed,
+    struct writes* w) {
+  const struct kiln_emu_kernel* k = f->kernel;
   char error[512] = "";
-  uint64_t seed = env_u64("KILN_CUDA_EMULATION_SEED", 1);
   install_handler();
+  static __thread char* alternate_stack;
+  if (alternate_stack == NULL) {
+    // the handler must run even when a thread's fiber stack overflowed into its guard page
+    stack_t st;
+    alternate_stack = malloc(1 << 16);
+    st.ss_sp = alternate_stack;
+    st.ss_size = 1 << 16;
+    st.ss_flags = 0;
+    sigaltstack(&st, NULL);
+  }
   kernel_thread = pthread_self();
   if (sigsetjmp(kernel_exit, 1) == 0) {
     in_kernel = 1;
-    int status = f->module->launch(k, grid, block, params, seed == 0 ? 0 : seed + launches, error, sizeof error);
+    int status = f->module->launch(k, grid, block, params, seed, error, sizeof error, w == NULL ? NULL : after_block, w);
     in_kernel = 0;
     if (status != 0) {
-      fprintf(stderr, "kiln emulation: kernel %s failed: %s\n", k->name, error);
-      return fail_later(CUDA_ERROR_LAUNCH_FAILED);
+      if (w == NULL || !w->failed) {
+        fprintf(stderr, "kiln emulation: kernel %s failed: %s\n", k->name, error);
+      }
+      return CUDA_ERROR_LAUNCH_FAILED;
     }
     return CUDA_SUCCESS;
   }
@@ -526,10 +599,94 @@ static CUresult run(struct function* f, const unsigned* grid, const unsigned* bl
     fprintf(stderr, "kiln emulation: kernel %s touched byte %lld of an allocation of %zu bytes (past its end)\n",
         k->name, offset, a->bytes);
   } else {
-    fprintf(stderr, "kiln emulation: kernel %s touched address %p, outside every allocation\n", k->name,
-        fault_address);
+    fprintf(stderr, "kiln emulation: kernel %s touched address %p, outside every allocation (or overflowed a"
+        " thread's stack)\n", k->name, fault_address);
   }
-  return fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+  return CUDA_ERROR_ILLEGAL_ADDRESS;
+}
+
+// Runs a launch, checking it for races two ways unless KILN_CUDA_EMULATION_RACE_CHECK=0:
+// - the bytes each block writes: a byte of an array written by two blocks is a race (checked on
+//   the writable arrays, the kernel's non-const pointers);
+// - the order: the launch runs again from the same memory with blocks and threads in another
+//   order, and the arrays must come out with the same bytes. Kiln's kernels are deterministic by
+//   design, so results that depend on the order mean threads of a block race, or a block reads
+//   what another wrote.
+static CUresult run(struct function* f, const unsigned* grid, const unsigned* block, void** params) {
+  const struct kiln_emu_kernel* k = f->kernel;
+  struct allocation* touched[64];
+  int parameter[64];
+  int count = 0;
+  for (int i = 0; k->params[i] != 0; i++) {
+    if (k->params[i] != 'p' && k->params[i] != 'c') {
+      continue;
+    }
+    CUdeviceptr p = *(CUdeviceptr*) params[i];
+    if (p == 0) {
+      continue;
+    }
+    struct allocation* a = find(p, 0);
+    if (a == NULL) {
+      fprintf(stderr, "kiln emulation: kernel %s, parameter %d: 0x%llx is not a live device allocation\n",
+          k->name, i, p);
+      return fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+    }
+    int seen = 0;
+    for (int j = 0; j < count; j++) {
+      seen |= touched[j] == a;
+    }
+    if (!seen && count < 64 && k->params[i] == 'p') {
+      touched[count] = a;
+      parameter[count++] = i;
+    }
+  }
+  uint64_t seed = env_u64("KILN_CUDA_EMULATION_SEED", 1);
+  uint64_t first = seed == 0 ? 0 : seed + launches;
+  uint64_t blocks = (uint64_t) grid[0] * grid[1] * grid[2];
+  if (env_u64("KILN_CUDA_EMULATION_RACE_CHECK", 1) == 0 || blocks >= 0xFFFFFFFFull) {
+    return fail_later(execute(f, grid, block, params, first, NULL));
+  }
+  char* before[64];
+  char* after[64];
+  uint32_t* owners[64];
+  char* seen[64];
+  for (int j = 0; j < count; j++) {
+    before[j] = malloc(touched[j]->bytes);
+    after[j] = malloc(touched[j]->bytes);
+    seen[j] = malloc(touched[j]->bytes);
+    owners[j] = calloc(touched[j]->bytes, sizeof(uint32_t));
+    memcpy(before[j], (void*) touched[j]->start, touched[j]->bytes);
+    memcpy(seen[j], before[j], touched[j]->bytes);
+  }
+  struct writes w = {k->name, count, touched, parameter, seen, owners, 0};
+  CUresult r = execute(f, grid, block, params, first, &w);
+  if (r == CUDA_SUCCESS) {
+    for (int j = 0; j < count; j++) {
+      memcpy(after[j], (void*) touched[j]->start, touched[j]->bytes);
+      memcpy((void*) touched[j]->start, before[j], touched[j]->bytes);
+    }
+    r = execute(f, grid, block, params, (first + 1) * 0x9E3779B97F4A7C15ull + 1, NULL);
+    for (int j = 0; j < count && r == CUDA_SUCCESS; j++) {
+      const char* a = after[j];
+      const char* b = (const char*) touched[j]->start;
+      for (size_t byte = 0; byte < touched[j]->bytes; byte++) {
+        if (a[byte] != b[byte]) {
+          fprintf(stderr, "kiln emulation: kernel %s wrote different bytes into parameter %d when its blocks and"
+              " threads ran in another order (first at byte %zu of %zu): a race between threads or blocks\n",
+              k->name, parameter[j], byte, touched[j]->bytes);
+          r = CUDA_ERROR_LAUNCH_FAILED;
+          break;
+        }
+      }
+    }
+  }
+  for (int j = 0; j < count; j++) {
+    free(before[j]);
+    free(after[j]);
+    free(seen[j]);
+    free(owners[j]);
+  }
+  return fail_later(r);
 }
 
 CUresult cuLaunchKernel(struct function* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -547,6 +704,10 @@ CUresult cuLaunchKernel(struct function* f, unsigned gx, unsigned gy, unsigned g
   unsigned grid[3] = {gx, gy, gz};
   unsigned block[3] = {bx, by, bz};
   pthread_mutex_lock(&lock);
+  if (sticky != CUDA_SUCCESS) {
+    pthread_mutex_unlock(&lock);
+    return sticky;
+  }
   launches++;
   CUresult r = run(f, grid, block, params);
   pthread_mutex_unlock(&lock);

@@ -121,7 +121,7 @@ public final class EmulatedDriver {
   /**
    * The C++ after a generated .cu that describes each of its kernels to the emulated driver: a
    * function that calls it with {@code cuLaunchKernel}'s parameter array, whether it synchronises,
-   * and its parameter kinds.
+   * and its parameter kinds ({@code p} a pointer the kernel may write through, {@code c} a const one).
    */
   static String glue(String cu) {
     StringBuilder c = new StringBuilder();
@@ -135,7 +135,7 @@ public final class EmulatedDriver {
         KernelSignatures.Param p = ps.get(i);
         args.append(i == 0 ? "" : ", ").append("*(").append(p.type()).append(p.pointer() ? "**" : "*").append(") p[")
             .append(i).append("]");
-        kinds.append(p.pointer() ? 'p' : switch (p.type()) {
+        kinds.append(p.pointer() ? (p.constant() ? 'c' : 'p') : switch (p.type()) {
           case "int" -> 'i';
           case "long long" -> 'l';
           case "float" -> 'f';

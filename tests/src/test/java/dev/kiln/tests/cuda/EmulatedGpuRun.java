@@ -1,6 +1,7 @@
 package dev.kiln.tests.cuda;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import dev.kiln.runtime.Kiln;
 import dev.kiln.runtime.cuda.CudaRuntime;
@@ -12,7 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.discovery.ClassSelector;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -22,10 +25,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * The child process of {@link EmulatedGpuTest}: started with the emulated driver as its {@code
  * libcuda.so.1} and {@code -Dkiln.device=cuda}, it runs the given GPU test classes with the JUnit
  * Platform and writes one line a test into the results file: {@code PASS|FAIL|SKIP}, the test's
- * name, and the failure or skip reason, tab-separated. The first line names the device the runtime
- * opened, or says why it opened none.
+ * class, its name, and the failure or skip reason, tab-separated. The first line names the device
+ * the runtime opened, or says why it opened none.
  *
- * <p>Arguments: the results file, then the test classes' names.
+ * <p>Arguments: the results file, then the tests: class names, or {@code Class#method}.
  */
 public final class EmulatedGpuRun {
   private EmulatedGpuRun() {}
@@ -37,13 +40,19 @@ public final class EmulatedGpuRun {
         System.exit(3);
       }
       out.println("DEVICE\t" + line(CudaRuntime.device().description()) + "\t" + Kiln.device());
-      List<ClassSelector> selectors = new ArrayList<>();
+      List<DiscoverySelector> selectors = new ArrayList<>();
       for (int i = 1; i < args.length; i++) {
-        selectors.add(selectClass(args[i]));
+        selectors.add(args[i].contains("#") ? selectMethod(args[i]) : selectClass(args[i]));
       }
       LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build(),
           new Results(out));
-      out.println("LAUNCHES\t" + CudaRuntime.device().stats().launches() + "\t" + CudaRuntime.device().stats().launchesByKernel().size());
+      String launches;
+      try {
+        launches = CudaRuntime.device().stats().launches() + "\t" + CudaRuntime.device().stats().launchesByKernel().size();
+      } catch (RuntimeException failedContext) { // a fault test leaves the context failed, as a GPU does
+        launches = "?\t" + line(failedContext.getMessage());
+      }
+      out.println("LAUNCHES\t" + launches);
     }
     System.exit(0);
   }
@@ -52,12 +61,20 @@ public final class EmulatedGpuRun {
     return s == null ? "" : s.replace('\t', ' ').replace("\r", "").replace("\n", "\\n");
   }
 
+  private static final Pattern CLASS = Pattern.compile("\\[class:([^\\]]+)\\]");
+
+  /** The class of a test, from its unique id. */
+  private static String className(TestIdentifier test) {
+    Matcher m = CLASS.matcher(test.getUniqueId());
+    return m.find() ? m.group(1) : "?";
+  }
+
   /** Writes a line for every test (not container) that finished or was skipped. */
   private record Results(PrintWriter out) implements TestExecutionListener {
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
       if (test.isTest()) {
-        out.println("SKIP\t" + line(test.getDisplayName()) + "\t" + line(reason));
+        out.println("SKIP\t" + className(test) + "\t" + line(test.getDisplayName()) + "\t" + line(reason));
       }
     }
 
@@ -72,7 +89,7 @@ public final class EmulatedGpuRun {
         case ABORTED -> "SKIP";
         case FAILED -> "FAIL";
       };
-      out.println(status + "\t" + line(test.getDisplayName()) + "\t" + line(why));
+      out.println(status + "\t" + className(test) + "\t" + line(test.getDisplayName()) + "\t" + line(why));
     }
   }
 

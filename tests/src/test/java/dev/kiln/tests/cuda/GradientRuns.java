@@ -48,7 +48,7 @@ final class GradientRuns {
   /** One dynamic test per gradient launcher and size. */
   static Stream<DynamicTest> all(Backend backend) throws ClassNotFoundException {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Class<?> owner : OperatorRuns.OPERATOR_CLASSES) {
+    for (Class<?> owner : OperatorRuns.operatorClasses()) {
       List<Method> ops = Stream.of(owner.getDeclaredMethods())
           .filter(m -> m.isAnnotationPresent(Operator.class) && Modifier.isStatic(m.getModifiers()))
           .sorted(Comparator.comparing(Method::getName)).collect(Collectors.toList());

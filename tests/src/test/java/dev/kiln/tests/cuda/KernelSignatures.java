@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /** The {@code extern "C" __global__} kernels of a generated .cu, with their parameter types. */
 final class KernelSignatures {
-  /** One parameter: its C base type and whether it is a pointer. */
-  record Param(String type, boolean pointer, String name) {}
+  /** One parameter: its C base type, whether it is a pointer, its name, and whether it is const. */
+  record Param(String type, boolean pointer, String name, boolean constant) {}
 
   private static final Pattern KERNEL = Pattern.compile("extern \"C\" __global__ void (\\w+)\\(([^)]*)\\)");
 
@@ -43,7 +43,7 @@ final class KernelSignatures {
         boolean pointer = decl.contains("*");
         String type = decl.substring(0, decl.lastIndexOf(' '))
             .replace("const", "").replace("__restrict__", "").replace("*", "").trim().replaceAll("\\s+", " ");
-        params.add(new Param(type, pointer, decl.substring(decl.lastIndexOf(' ') + 1)));
+        params.add(new Param(type, pointer, decl.substring(decl.lastIndexOf(' ') + 1), decl.startsWith("const ")));
       }
       kernels.put(m.group(1), params);
     }

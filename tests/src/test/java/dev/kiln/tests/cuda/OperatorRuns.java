@@ -46,12 +46,28 @@ final class OperatorRuns {
       Regressions.class);
   private static final int[] SIZES = {37, 130};
 
+  /**
+   * The system property that limits the runs to some of {@link #OPERATOR_CLASSES}, by simple name,
+   * comma-separated ({@code EmulatedGpuTest} runs two classes through NVRTC, not all).
+   */
+  static final String CLASSES_PROPERTY = "kiln.test.operatorClasses";
+
   private OperatorRuns() {}
+
+  /** {@link #OPERATOR_CLASSES}, or those {@link #CLASSES_PROPERTY} names. */
+  static List<Class<?>> operatorClasses() {
+    String only = System.getProperty(CLASSES_PROPERTY);
+    if (only == null || only.isBlank()) {
+      return OPERATOR_CLASSES;
+    }
+    List<String> names = List.of(only.split(","));
+    return OPERATOR_CLASSES.stream().filter(c -> names.contains(c.getSimpleName())).toList();
+  }
 
   /** One dynamic test per operator and size. */
   static Stream<DynamicTest> all(Backend backend) {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Class<?> owner : OPERATOR_CLASSES) {
+    for (Class<?> owner : operatorClasses()) {
       for (Method op : owner.getDeclaredMethods()) {
         if (!op.isAnnotationPresent(Operator.class) || !Modifier.isStatic(op.getModifiers())) {
           continue;

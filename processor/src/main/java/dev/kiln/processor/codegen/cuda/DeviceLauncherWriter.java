@@ -55,7 +55,10 @@ public final class DeviceLauncherWriter {
     String stream = names.fresh("stream");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; asynchronous.\n", owner, op.name(), stream)
+        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; $L.\n", owner, op.name(), stream,
+            info.launch() == KernelInfo.Launch.PARTIALS
+                ? "returns when the stream has finished (it frees the partial results it allocated)"
+                : "asynchronous")
         .addParameter(STREAM, stream);
     List<CodeBlock> args = new ArrayList<>();
     for (Param p : op.params()) {

@@ -25,3 +25,19 @@ extern "C" __global__ void divergingBarrier(int n, float* __restrict__ out) {
     out[kiln::first_x()] = 2.0f;
   }
 }
+
+// Every thread of every block adds one to count[i % 4]: blocks race on the four counters.
+extern "C" __global__ void racingCounts(int n, int* __restrict__ count) {
+  for (long long i = kiln::first_x(); i < n; i += kiln::stride_x()) {
+    count[i % 4] += 1;
+  }
+}
+
+// Reads shared memory that no thread of the block wrote: garbage on a GPU.
+extern "C" __global__ void readsUnwrittenShared(int n, float* __restrict__ out) {
+  __shared__ float s[KILN_MAX_BLOCK];
+  __syncthreads();
+  if (kiln::first_x() < n) {
+    out[kiln::first_x()] = s[threadIdx.x];
+  }
+}
