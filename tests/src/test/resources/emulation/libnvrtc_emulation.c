@@ -41,7 +41,8 @@ struct program {
 
 typedef struct program* nvrtcProgram;
 
-static const int ARCHS[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90};
+// Those that both NVRTC 12.6 and the nvcc behind this emulation (CUDA 13) compile for.
+static const int ARCHS[] = {75, 80, 86, 87, 89, 90};
 
 const char* nvrtcGetErrorString(nvrtcResult result) {
   switch (result) {
@@ -171,8 +172,39 @@ static char* as_nvrtc_ptx(const char* ptx, const char* source) {
   return out;
 }
 
+// NVRTC sees only the headers the program was given (nvcc would also find system and CUDA headers):
+// the first #include of `text` that is not among them, or NULL.
+static char* unknown_include(const struct program* p, const char* text) {
+  static char name[512];
+  for (const char* c = strstr(text, "#include"); c != NULL; c = strstr(c + 1, "#include")) {
+    const char* open = c + strlen("#include");
+    while (*open == ' ' || *open == '\t') open++;
+    if (*open != '"' && *open != '<') continue;
+    const char* close = strchr(open + 1, *open == '"' ? '"' : '>');
+    if (close == NULL || close - open - 1 >= (long) sizeof name) continue;
+    memcpy(name, open + 1, (size_t) (close - open - 1));
+    name[close - open - 1] = 0;
+    int known = 0;
+    for (int i = 0; i < p->headers; i++) {
+      known |= strcmp(p->header_names[i], name) == 0;
+    }
+    if (!known) return name;
+  }
+  return NULL;
+}
+
 nvrtcResult nvrtcCompileProgram(nvrtcProgram p, int options, const char* const* option) {
   if (p == NULL) return NVRTC_ERROR_INVALID_PROGRAM;
+  const char* missing = unknown_include(p, p->source);
+  for (int i = 0; missing == NULL && i < p->headers; i++) {
+    missing = unknown_include(p, p->header_sources[i]);
+  }
+  if (missing != NULL) {
+    free(p->log);
+    p->log = malloc(strlen(missing) + 64);
+    sprintf(p->log, "catastrophic error: cannot open source file \"%s\"", missing);
+    return NVRTC_ERROR_COMPILATION;
+  }
   const char* nvcc = getenv("KILN_CUDA_EMULATION_NVCC");
   if (nvcc == NULL) {
     p->log = strdup("the emulated NVRTC compiles with nvcc, and KILN_CUDA_EMULATION_NVCC is not set");
