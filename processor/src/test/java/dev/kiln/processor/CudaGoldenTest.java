@@ -82,7 +82,7 @@ class CudaGoldenTest {
         .getCharContent(true).toString();
     assertThat(cu).contains("extern \"C\" __global__ void exp_(");
     assertThat(cu).contains("extern \"C\" __global__ void div_(");
-    assertThat(cu).contains("float* __restrict__ printf_)");
+    assertThat(cu).contains("float* __restrict__ printf_, long long segments");
     assertThat(cu).doesNotContain("void exp(");
   }
 

@@ -30,4 +30,29 @@ class PartialResultsTest {
     assertThrows(IllegalArgumentException.class, () -> PartialResults.chunks(-1, 1));
     assertThrows(IllegalArgumentException.class, () -> PartialResults.chunks(1, -1));
   }
+
+  @Test
+  void manyKeptPointsOrFewReducedOnesAreNotSplit() {
+    assertEquals(1, PartialResults.segments(PartialResults.TARGET_BLOCKS, 1L << 30));
+    assertEquals(1, PartialResults.segments(1, PartialResults.DEFAULT_SEGMENT_WORK - 1));
+    assertEquals(1, PartialResults.segments(0, 0));
+  }
+
+  @Test
+  void aTotalIsSplitUpToTheCap() {
+    assertEquals(PartialResults.MAX_SEGMENTS, PartialResults.segments(1, 100_000_000));
+    assertEquals(4, PartialResults.segments(1, 4 * PartialResults.DEFAULT_SEGMENT_WORK + 7));
+  }
+
+  @Test
+  void fewKeptPointsAreSplitToAboutTheTargetBlocks() {
+    assertEquals(512, PartialResults.segments(4, 1L << 30));
+    assertEquals(3, PartialResults.segments(1000, 1L << 30));
+  }
+
+  @Test
+  void negativeCountsAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> PartialResults.segments(-1, 1));
+    assertThrows(IllegalArgumentException.class, () -> PartialResults.segments(1, -1));
+  }
 }

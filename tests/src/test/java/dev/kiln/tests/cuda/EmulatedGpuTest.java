@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Each child test comes back as one dynamic test here, under each configuration: the device's
  * real grid limits; grids of at most 2 blocks along each axis, so that every grid-stride loop
- * strides; a CUDA 12.6 driver, which refuses the build's PTX, so modules come from NVRTC; and each
+ * strides, with reductions split into segments of 16 points (so the test sizes take the segmented
+ * path and its fold kernel); a CUDA 12.6 driver, which refuses the build's PTX, so modules come from NVRTC; and each
  * fault of {@link EmulationFaultsTest} in a child of its own (a failed context stays failed).
  */
 class EmulatedGpuTest {
@@ -67,8 +68,8 @@ class EmulatedGpuTest {
 
   @TestFactory
   Stream<DynamicTest> gpuTestsPassWithGridsOfTwoBlocks() throws Exception {
-    return run("grids of at most 2 x 2 x 2 blocks", Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2"), List.of(), "7",
-        KERNEL_TESTS);
+    return run("grids of at most 2 x 2 x 2 blocks, reductions in segments", Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2"),
+        List.of("-D" + dev.kiln.runtime.cuda.PartialResults.SEGMENT_WORK_PROPERTY + "=16"), "7", KERNEL_TESTS);
   }
 
   /**

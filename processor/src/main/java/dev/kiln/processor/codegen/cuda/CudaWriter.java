@@ -60,7 +60,9 @@ public final class CudaWriter {
         Object plan = ReducingKernelWriter.plan(wide);
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
-          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept()));
+          cu.add("\n").add(ReducingKernelWriter.fold(wide, p, names(wide), kernelParams(wide)));
+          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept(),
+              List.copyOf(p.accumulations().keySet())));
         } else if (PartialsKernelWriter.plan(wide) instanceof List<?> reduced) {
           @SuppressWarnings("unchecked")
           List<PartialsKernelWriter.Reduced> arrays = (List<PartialsKernelWriter.Reduced>) reduced;

@@ -58,7 +58,10 @@ public final class DeviceLauncherWriter {
         .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; $L.\n", owner, op.name(), stream,
             info.launch() == KernelInfo.Launch.PARTIALS
                 ? "returns when the stream has finished (it frees the partial results it allocated)"
-                : "asynchronous")
+                : info.launch() == KernelInfo.Launch.REDUCING
+                    ? "asynchronous, except when it splits the reduction into segments: then it returns when the stream"
+                        + " has finished (it frees the segments' totals)"
+                    : "asynchronous")
         .addParameter(STREAM, stream);
     List<CodeBlock> args = new ArrayList<>();
     for (Param p : op.params()) {
@@ -77,13 +80,55 @@ public final class DeviceLauncherWriter {
     } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
       m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {
-      CodeBlock points = CodeBlock.of("1L");
-      for (GridDim g : info.kept()) {
-        points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extent().name());
-      }
-      m.addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, points, CodeBlock.join(args, ", "));
+      m.addCode(reducing(op, info, names, stream, kernels, resourceBase, args));
     }
     return m.build();
+  }
+
+  /**
+   * Launches a reducing kernel over the kept points, each split into {@code
+   * PartialResults.segments} stretches of its reduced points (one when there are many kept points or
+   * few reduced ones); with several, the blocks' totals go to partial-result arrays that {@code
+   * <op>_fold} folds into the outputs, and the launcher frees them once the stream is done.
+   */
+  private static CodeBlock reducing(OperatorIr op, KernelInfo info, Names names, String stream, ClassName kernels,
+      String resourceBase, List<CodeBlock> args) {
+    String kept = names.fresh("kept");
+    String reduced = names.fresh("reduced");
+    String segments = names.fresh("segments");
+    CodeBlock keptPoints = CodeBlock.of("1L");
+    CodeBlock reducedPoints = CodeBlock.of("1L");
+    for (GridDim g : op.grid()) {
+      boolean isKept = info.kept().stream().anyMatch(k -> k.var().name().equals(g.var().name()));
+      if (isKept) {
+        keptPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, keptPoints, g.extent().name());
+      } else {
+        reducedPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, reducedPoints, g.extent().name());
+      }
+    }
+    CodeBlock.Builder code = CodeBlock.builder()
+        .addStatement("final long $N = $L", kept, keptPoints)
+        .addStatement("final long $N = $L", reduced, reducedPoints)
+        .addStatement("final long $N = $T.segments($N, $N)", segments, PARTIAL_RESULTS, kept, reduced);
+    List<CodeBlock> resources = new ArrayList<>();
+    List<CodeBlock> all = new ArrayList<>(args);
+    all.add(CodeBlock.of("$N", segments));
+    for (Param.Array a : info.partials()) {
+      String totals = names.fresh(a.name() + "Totals");
+      resources.add(CodeBlock.of("$T $N = $N.device().$L($N == 1 ? 0L : $T.mul($N, $N))", deviceArray(a.elementType()),
+          totals, stream, DeviceCompositeWriter.alloc(a.elementType()), segments, CHECKS, kept, segments));
+      all.add(CodeBlock.of("$N", totals));
+    }
+    return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
+        .addStatement("$T.device().kernel($T.class, $S, $S).launchReducing($N, $T.mul($N, $N), $L)", RUNTIME, kernels,
+            resourceBase, info.kernel(), stream, CHECKS, kept, segments, CodeBlock.join(all, ", "))
+        .beginControlFlow("if ($N > 1)", segments)
+        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
+            resourceBase, ReducingKernelWriter.foldKernel(op.name()), stream, kept, CodeBlock.join(all, ", "))
+        .addStatement("$N.synchronize()", stream)
+        .endControlFlow()
+        .endControlFlow()
+        .build();
   }
 
   /**

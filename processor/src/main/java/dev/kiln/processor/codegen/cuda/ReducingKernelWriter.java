@@ -93,19 +93,38 @@ final class ReducingKernelWriter {
     return null;
   }
 
-  /** The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). */
+  /** The name of the kernel that folds a segmented launch's partial results: {@code <op>_fold}. */
+  static String foldKernel(String op) {
+    return CudaNames.identifier(op) + "_fold";
+  }
+
+  /**
+   * The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). After the operator's
+   * parameters it takes {@code segments} and, per accumulated array, a partial-results array: with
+   * one segment a block folds its kept point's total into the output; with more, blocks {@code q}
+   * take kept point {@code q / segments} and every {@code segments}-th stretch of its reduced
+   * points, and write their totals to {@code partials[q]}, which {@link #fold} then folds in order.
+   */
   static CodeBlock write(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
     List<Expr> roots = new ArrayList<>();
     plan.accumulations().values().forEach(a -> roots.add(a.index()));
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), roots);
     ExprFactory constants = new ExprFactory();
+    String segments = names.fresh("segments");
+    String point = names.fresh("q_");
+    String outer = names.fresh("k_");
+    String segment = names.fresh("g_");
+    List<CodeBlock> all = new ArrayList<>(params);
+    all.add(CodeBlock.of("long long $N", segments));
 
     emitter.openScope(); // prologue
-    Map<Param.Array, String[]> registers = new LinkedHashMap<>(); // array -> {register, shared}
+    Map<Param.Array, String[]> registers = new LinkedHashMap<>(); // array -> {register, shared, partials}
     for (Param.Array a : plan.accumulations().keySet()) {
       String id = CudaNames.identifier(a.name());
-      registers.put(a, new String[] {names.fresh(id + "_acc"), names.fresh(id + "_shared")});
+      String[] n = {names.fresh(id + "_acc"), names.fresh(id + "_shared"), names.fresh(id + "_partials")};
+      registers.put(a, n);
+      all.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(a.elementType()), n[2]));
     }
     emitter.openScope(); // one kept point
     List<String> keptVars = bind(emitter, names, plan.kept(), 1);
@@ -120,7 +139,8 @@ final class ReducingKernelWriter {
 
     String inner = names.fresh("r_");
     emitter.add(CodeBlock.builder()
-        .beginControlFlow("for (long long $N = threadIdx.x; $N < $L; $N += blockDim.x)", inner, inner, total(plan.reduced()), inner)
+        .beginControlFlow("for (long long $N = $N * blockDim.x + threadIdx.x; $N < $L; $N += $N * blockDim.x)",
+            inner, segment, inner, total(plan.reduced()), inner, segments)
         .add(decompose(inner, plan.reduced(), reducedVars))
         .add(worker)
         .endControlFlow()
@@ -137,14 +157,17 @@ final class ReducingKernelWriter {
       String array = CudaNames.identifier(a.name());
       emitter.add(CodeBlock.builder()
           .beginControlFlow("if (threadIdx.x == 0)")
+          .beginControlFlow("if ($N == 1)", segments)
           .addStatement("$N[$L] = $L", array, index,
               CudaSyntax.INSTANCE.combine(acc.op(), t, CodeBlock.of("$N[$L]", array, index), CodeBlock.of("$N", register)))
+          .nextControlFlow("else")
+          .addStatement("$N[$N] = $N", r.getValue()[2], point, register)
+          .endControlFlow()
           .endControlFlow()
           .build());
     }
     CodeBlock keptBody = emitter.closeScope();
 
-    String outer = names.fresh("k_");
     CodeBlock.Builder registersInit = CodeBlock.builder();
     for (Map.Entry<Param.Array, String[]> r : registers.entrySet()) {
       ScalarType t = r.getKey().elementType();
@@ -152,7 +175,10 @@ final class ReducingKernelWriter {
           CudaSyntax.INSTANCE.literal(identity(constants, plan.accumulations().get(r.getKey()).op(), t)));
     }
     emitter.add(CodeBlock.builder()
-        .beginControlFlow("for (long long $N = blockIdx.x; $N < $L; $N += gridDim.x)", outer, outer, total(plan.kept()), outer)
+        .beginControlFlow("for (long long $N = blockIdx.x; $N < ($L) * $N; $N += gridDim.x)", point, point, total(plan.kept()),
+            segments, point)
+        .addStatement("const long long $N = $N / $N", outer, point, segments)
+        .addStatement("const long long $N = $N % $N", segment, point, segments)
         .add(decompose(outer, plan.kept(), keptVars))
         .add(registersInit.build())
         .add(keptBody)
@@ -165,9 +191,67 @@ final class ReducingKernelWriter {
       shared.addStatement("__shared__ $L $N[KILN_MAX_BLOCK]", CudaSyntax.typeName(r.getKey().elementType()), r.getValue()[1]);
     }
     return CodeBlock.builder()
-        .add("// Reducing kernel: launch with 1-D blocks of at most KILN_MAX_BLOCK threads, any grid size.\n")
-        .add("extern \"C\" __global__ void $N($L) {\n$>", CudaNames.identifier(op.name()), CodeBlock.join(params, ", "))
+        .add("// Reducing kernel: launch with 1-D blocks of at most KILN_MAX_BLOCK threads, any grid size;\n")
+        .add("// with segments > 1, over kept points x segments blocks, then $L.\n", foldKernel(op.name()))
+        .add("extern \"C\" __global__ void $N($L) {\n$>", CudaNames.identifier(op.name()), CodeBlock.join(all, ", "))
         .add(shared.build())
+        .add(body)
+        .add("$<}\n")
+        .build();
+  }
+
+  /**
+   * Folds a segmented launch's partial results into the outputs: one thread a kept point, the
+   * output's value then the segments' totals in segment order. Same parameters as {@link #write}'s
+   * kernel.
+   */
+  static CodeBlock fold(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+    List<Expr> roots = new ArrayList<>();
+    plan.accumulations().values().forEach(a -> roots.add(a.index()));
+    BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(List.of(), roots);
+    String segments = names.fresh("segments");
+    String outer = names.fresh("k_");
+    String segment = names.fresh("g_");
+    List<CodeBlock> all = new ArrayList<>(params);
+    all.add(CodeBlock.of("long long $N", segments));
+    Map<Param.Array, String> partials = new LinkedHashMap<>();
+    for (Param.Array a : plan.accumulations().keySet()) {
+      String n = names.fresh(CudaNames.identifier(a.name()) + "_partials");
+      partials.put(a, n);
+      all.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(a.elementType()), n));
+    }
+    emitter.openScope(); // prologue
+    emitter.openScope(); // one kept point
+    List<String> keptVars = bind(emitter, names, plan.kept(), 1);
+    for (Map.Entry<Param.Array, String> p : partials.entrySet()) {
+      Param.Array a = p.getKey();
+      Stmt.Accumulate acc = plan.accumulations().get(a);
+      ScalarType t = a.elementType();
+      String array = CudaNames.identifier(a.name());
+      String value = names.fresh(array + "_acc");
+      CodeBlock index = emitter.expr(acc.index());
+      emitter.add(CodeBlock.builder()
+          .addStatement("$L $N = $N[$L]", CudaSyntax.typeName(t), value, array, index)
+          .beginControlFlow("for (long long $N = 0; $N < $N; $N++)", segment, segment, segments, segment)
+          .addStatement("$N = $L", value, CudaSyntax.INSTANCE.combine(acc.op(), t, CodeBlock.of("$N", value),
+              CodeBlock.of("$N[$N * $N + $N]", p.getValue(), outer, segments, segment)))
+          .endControlFlow()
+          .addStatement("$N[$L] = $N", array, index, value)
+          .build());
+    }
+    CodeBlock keptBody = emitter.closeScope();
+    emitter.add(CodeBlock.builder()
+        .beginControlFlow("for (long long $N = kiln::first_x(); $N < $L; $N += kiln::stride_x())", outer, outer,
+            total(plan.kept()), outer)
+        .add(decompose(outer, plan.kept(), keptVars))
+        .add(keptBody)
+        .endControlFlow()
+        .build());
+    CodeBlock body = emitter.closeScope();
+    return CodeBlock.builder()
+        .add("// Folds $L's segment totals into its outputs, in segment order; launch over the kept points.\n", op.name())
+        .add("extern \"C\" __global__ void $N($L) {\n$>", foldKernel(op.name()), CodeBlock.join(all, ", "))
         .add(body)
         .add("$<}\n")
         .build();
