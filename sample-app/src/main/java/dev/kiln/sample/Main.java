@@ -120,10 +120,7 @@ public final class Main {
     if (o.train() == 0) {
       return true;
     }
-    String where = device == Device.CUDA
-        ? "on the CPU (the GPU runs the forward pass above; training uses the CPU launchers)"
-        : "on the CPU";
-    new TrainingRun(o, out).run(where, failures);
+    new TrainingRun(o, out).run(device == Device.CUDA, failures);
     if (failures.length() > 0) {
       out.println();
       out.print("FAIL: training:\n" + failures);

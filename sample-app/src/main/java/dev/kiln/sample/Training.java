@@ -15,7 +15,7 @@ import java.util.Random;
  * <p>The task: the model's fixed input sequences ({@link LstmModel#xs}), each labelled with the
  * class a random linear teacher gives their sum over time, {@code argmax_c (sum_t x_t)·P[:, c]}.
  */
-final class Training {
+final class Training implements Trainer {
   /** Learning rate of plain gradient descent on the mean cross-entropy. */
   static final float LEARNING_RATE = 2f;
 
@@ -114,7 +114,8 @@ final class Training {
   }
 
   /** Mean cross-entropy of the current parameters, through the generated kernels; keeps the states. */
-  float forward() {
+  @Override
+  public float forward() {
     for (int t = 0; t < m.steps; t++) {
       LstmOpsKernels.lstmStep(m.batch, m.input, m.hidden, m.xs[t], hs[t], cs[t], w, bias,
           LstmModel.FORGET_BIAS, cs[t + 1], hs[t + 1]);
@@ -124,7 +125,8 @@ final class Training {
   }
 
   /** The gradient of the mean loss for every parameter (dw, dbias, dwOut, dbOut), after {@link #forward}. */
-  void backward() {
+  @Override
+  public void backward() {
     int b = m.batch;
     int h = m.hidden;
     LstmOpsKernels.classifierLossGrad(b, h, m.classes, hs[m.steps], wOut, bOut, target, loss, dloss,
@@ -161,7 +163,8 @@ final class Training {
     return before;
   }
 
-  void update() {
+  @Override
+  public void update() {
     LstmOpsKernels.sgd(w.length, w, dw, LEARNING_RATE, wNext);
     LstmOpsKernels.sgd(bias.length, bias, dbias, LEARNING_RATE, biasNext);
     LstmOpsKernels.sgd(wOut.length, wOut, dwOut, LEARNING_RATE, wOutNext);

@@ -1,5 +1,6 @@
 package dev.kiln.sample;
 
+import dev.kiln.runtime.KilnException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
@@ -24,10 +25,18 @@ final class TrainingRun {
     this.out = out;
   }
 
-  /** Runs the check and the training; appends a line to {@code failures} for each problem. */
-  void run(String where, StringBuilder failures) {
+  /** A GPU's loss at a step agrees with the CPU's when within this, relatively (or absolutely below 1). */
+  static final double CUDA_LOSS_TOLERANCE = 1e-3;
+
+  /**
+   * Runs the check and the training; appends a line to {@code failures} for each problem. With
+   * {@code onCuda}, the training runs on the GPU ({@link CudaTraining}), and the CPU trains in
+   * lockstep from the same start: their losses must agree at every step.
+   */
+  void run(boolean onCuda, StringBuilder failures) {
     LstmModel model = new LstmModel(options);
     Training t = new Training(model, options.seed());
+    String where = onCuda ? "on CUDA" : "on the CPU";
     out.println();
     out.printf(Locale.ROOT, "Training %s: %d steps of gradient descent (lr %s) on the mean cross-entropy of the%n",
         where, options.train(), Training.LEARNING_RATE);
@@ -38,40 +47,90 @@ final class TrainingRun {
 
     gradientCheck(t, failures);
 
+    if (!onCuda) {
+      train(t, null, model, failures);
+      return;
+    }
+    try (CudaTraining gpu = new CudaTraining(model, t)) {
+      trainOnCuda(gpu, t, model, failures);
+    } catch (KilnException e) {
+      out.println();
+      out.println("training on CUDA: failed: " + e.getMessage());
+      failures.append("  training on CUDA: ").append(e.getMessage()).append('\n');
+    }
+  }
+
+  private void trainOnCuda(CudaTraining gpu, Training t, LstmModel model, StringBuilder failures) {
     out.println();
-    out.printf(Locale.ROOT, "%6s %10s %12s %12s%n", "step", "loss", "forward ms", "backward ms");
+    out.printf(Locale.ROOT, "on %s, every parameter, state and gradient on the device; the CPU trains in lockstep"
+        + "%nfrom the same start, and the losses must agree within %.0e (relative).%n", gpu.deviceName(),
+        CUDA_LOSS_TOLERANCE);
+    train(gpu, t, model, failures);
+    gpu.resetStats();
+    gpu.forward();
+    gpu.backward();
+    gpu.update();
+    out.printf(Locale.ROOT, "kernel launches per training step on CUDA: %d%n", gpu.launches());
+  }
+
+  /**
+   * Trains with {@code trainer}, printing each step; with a {@code lockstep} CPU trainer (when
+   * {@code trainer} is the GPU's) also steps that and compares the losses.
+   */
+  private void train(Trainer trainer, Training lockstep, LstmModel model, StringBuilder failures) {
+    Training cpu = lockstep != null ? lockstep : (Training) trainer;
+    out.println();
+    out.printf(Locale.ROOT, "%6s %10s %12s %12s%s%n", "step", "loss", "forward ms", "backward ms",
+        lockstep == null ? "" : String.format(Locale.ROOT, " %10s", "CPU loss"));
     int steps = options.train();
     double[] forwardMs = new double[steps];
     double[] backwardMs = new double[steps];
     float first = Float.NaN;
     for (int s = 0; s < steps; s++) {
       long t0 = System.nanoTime();
-      float loss = t.forward();
+      float loss = trainer.forward();
       long t1 = System.nanoTime();
-      t.backward();
-      t.update();
+      trainer.backward();
+      trainer.update();
       long t2 = System.nanoTime();
       forwardMs[s] = (t1 - t0) / 1e6;
       backwardMs[s] = (t2 - t1) / 1e6;
-      out.printf(Locale.ROOT, "%6d %10.4f %12.3f %12.3f%n", s + 1, loss, forwardMs[s], backwardMs[s]);
+      String reference = "";
+      if (lockstep != null) {
+        float cpuLoss = lockstep.forward();
+        lockstep.backward();
+        lockstep.update();
+        reference = String.format(Locale.ROOT, " %10.4f", cpuLoss);
+        agree(loss, cpuLoss, "step " + (s + 1), failures);
+      }
+      out.printf(Locale.ROOT, "%6d %10.4f %12.3f %12.3f%s%n", s + 1, loss, forwardMs[s], backwardMs[s], reference);
       if (s == 0) {
         first = loss;
       }
     }
-    float after = t.forward();
+    float after = trainer.forward();
     out.printf(Locale.ROOT, "%6s %10.4f%n", "after", after);
+    if (lockstep != null) {
+      agree(after, lockstep.forward(), "after training", failures);
+    }
     if (!(after < first)) {
       failures.append(String.format(Locale.ROOT, "  training: the loss did not decrease (%.4f -> %.4f)%n", first, after));
     }
     double forward = median(forwardMs);
     double backward = median(backwardMs);
-    double plain = Bench.medianMillis(() -> t.plainLoss(t.w, t.bias, t.wOut, t.bOut), options.reps());
+    double plain = Bench.medianMillis(() -> cpu.plainLoss(cpu.w, cpu.bias, cpu.wOut, cpu.bOut), options.reps());
     out.println();
     out.printf(Locale.ROOT, "loss %.4f -> %.4f in %d steps; %d of %d sequences classified right after.%n", first,
-        after, steps, correct(model, t), model.batch);
+        after, steps, correct(model, cpu), model.batch);
     out.printf(Locale.ROOT, "per training step (median of the steps above): %.3f ms = forward %.3f ms + backward and"
         + " update %.3f ms.%nplain-Java forward pass of the same loss: %.3f ms (median of %d after warm-up); the"
         + " backward pass has no plain-Java form to time.%n", forward + backward, forward, backward, plain, options.reps());
+  }
+
+  private static void agree(float cuda, float cpu, String when, StringBuilder failures) {
+    if (!(Math.abs(cuda - cpu) <= CUDA_LOSS_TOLERANCE * Math.max(1, Math.abs(cpu)))) {
+      failures.append(String.format(Locale.ROOT, "  training on CUDA: loss %.6f, on the CPU %.6f, %s%n", cuda, cpu, when));
+    }
   }
 
   private static double median(double[] values) {

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sample's CUDA path (what {@code -Dkiln.device=cuda} runs on a GPU: the LSTM forward through
- * the generated device launchers, compared with plain Java, with launches counted and timed) run
- * end to end on the emulated CUDA driver of the tests module, in a child JVM. The sample itself
- * checks the CUDA result against plain Java and exits 1 when they disagree.
+ * the generated device launchers, compared with plain Java, with launches counted and timed; then
+ * three training steps on the device, forward and backward, in lockstep with the CPU) run end to
+ * end on the emulated CUDA driver of the tests module, in a child JVM. The sample itself checks the
+ * CUDA results against plain Java and the CPU's losses, and exits 1 when they disagree.
  */
 class SampleOnEmulatedCudaTest {
   @TempDir Path work;
@@ -34,7 +35,7 @@ class SampleOnEmulatedCudaTest {
     ProcessBuilder pb = new ProcessBuilder(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "-Dkiln.device=cuda",
-        Main.class.getName(), "--train", "0", "--reps", "1"))
+        Main.class.getName(), "--train", "3", "--reps", "1"))
         .redirectErrorStream(true).redirectOutput(work.resolve("output.txt").toFile());
     pb.environment().putAll(driver.environment());
     Process child = pb.start();
@@ -44,8 +45,11 @@ class SampleOnEmulatedCudaTest {
     }
     String out = Files.readString(work.resolve("output.txt"), StandardCharsets.UTF_8);
     assertTrue(finished, "the sample did not finish in 10 minutes and was killed:\n" + out);
+    System.out.println(out.substring(Math.max(0, out.indexOf("CUDA on "))));
     assertEquals(0, child.exitValue(), "the sample failed:\n" + out);
     assertTrue(out.contains("CUDA on Kiln CUDA emulation on the host: LSTM forward"), out);
     assertTrue(out.matches("(?s).*LSTM forward [0-9.]+ ms .* [1-9][0-9]* kernel launches per pass.*"), out);
+    assertTrue(out.contains("Training on CUDA: 3 steps"), out);
+    assertTrue(out.matches("(?s).*kernel launches per training step on CUDA: [1-9][0-9]*.*"), out);
   }
 }

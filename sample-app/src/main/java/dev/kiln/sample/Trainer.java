@@ -1,0 +1,13 @@
+package dev.kiln.sample;
+
+/** One way to train the sample's LSTM: on the CPU ({@link Training}) or on a GPU ({@link CudaTraining}). */
+interface Trainer {
+  /** Mean cross-entropy of the current parameters; keeps what the backward pass needs. */
+  float forward();
+
+  /** The gradient of the mean loss for every parameter, after {@link #forward}. */
+  void backward();
+
+  /** One gradient-descent update of every parameter. */
+  void update();
+}
