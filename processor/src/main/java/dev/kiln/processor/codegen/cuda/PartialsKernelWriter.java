@@ -4,7 +4,6 @@ import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ReduceKind;
@@ -111,12 +110,7 @@ final class PartialsKernelWriter {
     emitter.openScope(); // prologue
     emitter.openScope(); // one chunk
     emitter.openScope(); // one worker
-    List<String> vars = new ArrayList<>();
-    for (GridDim g : op.grid()) {
-      String v = names.fresh(CudaNames.identifier(g.var().name()));
-      vars.add(v);
-      emitter.bind(g.var(), v, 2);
-    }
+    List<String> vars = ReducingKernelWriter.bind(emitter, names, op.grid(), 2);
     emitter.setWorkerDepth(2);
     emitter.statements(op.body());
     CodeBlock body = emitter.closeScope();

@@ -257,7 +257,7 @@ final class ReducingKernelWriter {
         .build();
   }
 
-  private static List<String> bind(BodyEmitter emitter, Names names, List<GridDim> dims, int depth) {
+  static List<String> bind(BodyEmitter emitter, Names names, List<GridDim> dims, int depth) {
     List<String> vars = new ArrayList<>();
     for (GridDim g : dims) {
       String v = names.fresh(CudaNames.identifier(g.var().name()));
