@@ -42,6 +42,22 @@ public final class EmulatedDriver {
     this.nvcc = nvcc;
   }
 
+  /**
+   * Builds the emulated driver into directory {@code args[0]} from the generated classes on the class
+   * path, and prints the environment to run a process on it ({@code scripts/gpu-bundle-on-emulation.sh}).
+   */
+  public static void main(String[] args) throws Exception {
+    Path cc = dev.kiln.tests.CudaSourcesTest.tool("gcc");
+    Path cxx = dev.kiln.tests.CudaSourcesTest.tool("g++");
+    if (args.length != 1 || cc == null || cxx == null) {
+      System.err.println("usage: EmulatedDriver <directory> (needs gcc and g++ on the PATH)");
+      System.exit(2);
+    }
+    EmulatedDriver driver = build(Files.createDirectories(Path.of(args[0])), cc, cxx);
+    driver.environment().forEach((k, v) -> System.out.println("export " + k + "=" + v));
+    System.err.println(driver.modules.size() + " generated classes with PTX built for the emulation");
+  }
+
   /** The environment of a process that uses this driver instead of the machine's. */
   public Map<String, String> environment() {
     Map<String, String> env = new java.util.HashMap<>(Map.of(
