@@ -28,6 +28,16 @@ public final class Checks {
     return (int) value;
   }
 
+  /**
+   * What a device launcher throws when its kernel found an index outside an array, where the CPU
+   * launcher and plain Java throw {@code ArrayIndexOutOfBoundsException} from the access itself.
+   */
+  public static ArrayIndexOutOfBoundsException deviceIndexOutOfBounds(String operator, String arrays) {
+    return new ArrayIndexOutOfBoundsException(operator + ": on CUDA, an index into " + arrays
+        + " was outside the array (plain Java would throw ArrayIndexOutOfBoundsException there);"
+        + " the outputs were left as they were");
+  }
+
   /** An array argument must not be null. */
   public static void notNull(String operator, String argument, Object array) {
     if (array == null) {

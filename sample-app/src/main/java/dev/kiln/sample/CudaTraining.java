@@ -52,45 +52,51 @@ final class CudaTraining implements Trainer, AutoCloseable {
     this.m = m;
     this.gpu = CudaRuntime.device();
     this.stream = gpu.defaultStream();
-    int b = m.batch;
-    int h = m.hidden;
-    xs = new DeviceFloatArray[m.steps];
-    for (int t = 0; t < m.steps; t++) {
-      xs[t] = keep(gpu.upload(m.xs[t]));
+    try {
+      int b = m.batch;
+      int h = m.hidden;
+      xs = new DeviceFloatArray[m.steps];
+      for (int t = 0; t < m.steps; t++) {
+        xs[t] = keep(gpu.upload(m.xs[t]));
+      }
+      target = keep(gpu.upload(host.target));
+      hs = new DeviceFloatArray[m.steps + 1];
+      cs = new DeviceFloatArray[m.steps + 1];
+      for (int t = 0; t <= m.steps; t++) {
+        hs[t] = zeros(b * h);
+        cs[t] = zeros(b * h);
+      }
+      loss = zeros(b);
+      float[] meanWeights = new float[b];
+      java.util.Arrays.fill(meanWeights, 1f / b);  // d(mean loss) / d(row loss)
+      dloss = keep(gpu.upload(meanWeights));
+      dx = zeros(b * m.input);
+      dtarget = zeros(b * m.classes);
+      w = keep(gpu.upload(host.w));
+      bias = keep(gpu.upload(host.bias));
+      wOut = keep(gpu.upload(host.wOut));
+      bOut = keep(gpu.upload(host.bOut));
+      wNext = zeros(host.w.length);
+      biasNext = zeros(host.bias.length);
+      wOutNext = zeros(host.wOut.length);
+      bOutNext = zeros(host.bOut.length);
+      dwStep = zeros(host.w.length);
+      dbiasStep = zeros(host.bias.length);
+      dwOut = zeros(host.wOut.length);
+      dbOut = zeros(host.bOut.length);
+      dh = zeros(b * h);
+      dhPrev = zeros(b * h);
+      dc = zeros(b * h);
+      dcPrev = zeros(b * h);
+      dw = zeros(host.w.length);
+      dbias = zeros(host.bias.length);
+      dwSum = zeros(host.w.length);
+      dbiasSum = zeros(host.bias.length);
+  
+    } catch (RuntimeException e) {
+      close(); // the arrays allocated before the failure
+      throw e;
     }
-    target = keep(gpu.upload(host.target));
-    hs = new DeviceFloatArray[m.steps + 1];
-    cs = new DeviceFloatArray[m.steps + 1];
-    for (int t = 0; t <= m.steps; t++) {
-      hs[t] = zeros(b * h);
-      cs[t] = zeros(b * h);
-    }
-    loss = zeros(b);
-    float[] meanWeights = new float[b];
-    java.util.Arrays.fill(meanWeights, 1f / b);  // d(mean loss) / d(row loss)
-    dloss = keep(gpu.upload(meanWeights));
-    dx = zeros(b * m.input);
-    dtarget = zeros(b * m.classes);
-    w = keep(gpu.upload(host.w));
-    bias = keep(gpu.upload(host.bias));
-    wOut = keep(gpu.upload(host.wOut));
-    bOut = keep(gpu.upload(host.bOut));
-    wNext = zeros(host.w.length);
-    biasNext = zeros(host.bias.length);
-    wOutNext = zeros(host.wOut.length);
-    bOutNext = zeros(host.bOut.length);
-    dwStep = zeros(host.w.length);
-    dbiasStep = zeros(host.bias.length);
-    dwOut = zeros(host.wOut.length);
-    dbOut = zeros(host.bOut.length);
-    dh = zeros(b * h);
-    dhPrev = zeros(b * h);
-    dc = zeros(b * h);
-    dcPrev = zeros(b * h);
-    dw = zeros(host.w.length);
-    dbias = zeros(host.bias.length);
-    dwSum = zeros(host.w.length);
-    dbiasSum = zeros(host.bias.length);
   }
 
   private DeviceFloatArray keep(DeviceFloatArray a) {
@@ -182,7 +188,27 @@ final class CudaTraining implements Trainer, AutoCloseable {
   }
 
   @Override
+  public void finish() {
+    stream.synchronize();
+  }
+
+  /** Frees every device array, each even when freeing another fails (the first failure is thrown). */
+  @Override
   public void close() {
-    arrays.forEach(DeviceFloatArray::close);
+    RuntimeException failure = null;
+    for (DeviceFloatArray a : arrays) {
+      try {
+        a.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }

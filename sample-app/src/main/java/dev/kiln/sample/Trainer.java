@@ -10,4 +10,7 @@ interface Trainer {
 
   /** One gradient-descent update of every parameter. */
   void update();
+
+  /** Waits until the work launched so far has finished (a GPU's launches are asynchronous), for timing. */
+  default void finish() {}
 }

@@ -92,6 +92,7 @@ final class TrainingRun {
       long t1 = System.nanoTime();
       trainer.backward();
       trainer.update();
+      trainer.finish();
       long t2 = System.nanoTime();
       forwardMs[s] = (t1 - t0) / 1e6;
       backwardMs[s] = (t2 - t1) / 1e6;

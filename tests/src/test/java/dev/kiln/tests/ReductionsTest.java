@@ -265,4 +265,29 @@ class ReductionsTest {
     ReductionsKernels.antiDiagonalSums(n, x, actual);
     Agreement.assertSame(expected, actual);
   }
+
+  @ParameterizedTest(name = "B={0} K={1}")
+  @CsvSource({"1, 1", "5, 3", "300, 41", "4, 0"})
+  void rowMoments(int b, int k) {
+    double[] x = Data.powersOfTwo(131, b * k);
+    double[] sum = Data.doubles(132, b, -4, 4);
+    double[] squares = sum.clone();
+    double[] actualSum = sum.clone();
+    double[] actualSquares = squares.clone();
+    Reductions.rowMoments(b, k, x, sum, squares);
+    ReductionsKernels.rowMoments(b, k, x, actualSum, actualSquares);
+    Agreement.assertSame(sum, actualSum);
+    Agreement.assertSame(squares, actualSquares);
+  }
+
+  /** A sum over no terms leaves the output as it was, -0.0 included (the identity is -0.0, not +0.0). */
+  @Test
+  void aSumOverNothingKeepsNegativeZero() {
+    float[] s = {-0f};
+    ReductionsKernels.sum(0, new float[0], s);
+    org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(s[0]));
+    float[] rows = {-0f, -0f};
+    ReductionsKernels.rowSums(2, 0, new float[0], rows);
+    org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(rows[1]));
+  }
 }

@@ -36,6 +36,7 @@ public final class BodyEmitter {
   private final Map<Integer, Integer> loopDepth = new HashMap<>();
   private final Map<Param.Array, String> targets = new HashMap<>();
   private final Map<Param.Array, String> accumulators = new HashMap<>();
+  private final Map<Param.Array, String[]> checked = new HashMap<>(); // {length, error flag}
   private final Map<Expr, Integer> depthMemo = new HashMap<>();
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
@@ -91,6 +92,14 @@ public final class BodyEmitter {
   /** Where stores and accumulations into {@code array} go (a partial-result array, say). */
   public void target(Param.Array array, String javaName) {
     targets.put(array, javaName);
+  }
+
+  /**
+   * Guards accumulations into {@code array} by its length: an index outside {@code [0, length)}
+   * accumulates nothing and sets {@code errorFlag[0] = 1} instead (device code cannot throw).
+   */
+  public void checkedTarget(Param.Array array, String length, String errorFlag) {
+    checked.put(array, new String[] {length, errorFlag});
   }
 
   /**
@@ -178,7 +187,18 @@ public final class BodyEmitter {
     boolean simple = a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT || a.index().operands().isEmpty();
     CodeBlock index = simple ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));
     CodeBlock value = expr(a.value());
-    return syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
+    CodeBlock accumulate = syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
+    String[] check = checked.get(a.array());
+    if (check == null) {
+      return accumulate;
+    }
+    return CodeBlock.builder()
+        .beginControlFlow("if (0 <= ($L) && ($L) < $N)", index, index, check[0])
+        .add(accumulate)
+        .nextControlFlow("else")
+        .addStatement("$N[0] = 1", check[1])
+        .endControlFlow()
+        .build();
   }
 
   private void loop(Stmt.Loop l) {

@@ -7,18 +7,20 @@ public enum ReduceOp {
   MAX,
   MIN;
 
+  /** The identity of the operation: for a sum {@code -0.0}, since {@code -0.0 + x == x} for every x, -0.0 included. */
   public float identityFloat() {
     switch (this) {
-      case SUM: return 0f;
+      case SUM: return -0f;
       case PRODUCT: return 1f;
       case MAX: return Float.NEGATIVE_INFINITY;
       default: return Float.POSITIVE_INFINITY;
     }
   }
 
+  /** The identity of the operation: for a sum {@code -0.0} (see {@link #identityFloat}). */
   public double identityDouble() {
     switch (this) {
-      case SUM: return 0.0;
+      case SUM: return -0.0;
       case PRODUCT: return 1.0;
       case MAX: return Double.NEGATIVE_INFINITY;
       default: return Double.POSITIVE_INFINITY;

@@ -49,7 +49,7 @@ public final class PartialResults {
       throw new IllegalArgumentException(
           "negative kept (" + keptPoints + ") or reduced (" + reducedPoints + ") points");
     }
-    if (keptPoints >= TARGET_BLOCKS) {
+    if (keptPoints >= TARGET_BLOCKS || keptPoints == 0 || reducedPoints == 0) {
       return 1;
     }
     long byWork = reducedPoints / SEGMENT_WORK;

@@ -36,6 +36,8 @@ class PartialResultsTest {
     assertEquals(1, PartialResults.segments(PartialResults.TARGET_BLOCKS, 1L << 30));
     assertEquals(1, PartialResults.segments(1, PartialResults.DEFAULT_SEGMENT_WORK - 1));
     assertEquals(1, PartialResults.segments(0, 0));
+    assertEquals(1, PartialResults.segments(0, 1L << 30));
+    assertEquals(1, PartialResults.segments(5, 0));
   }
 
   @Test

@@ -171,4 +171,20 @@ public final class Reductions {
       }
     }
   }
+
+  /** Per row, the sum and the sum of squares in one pass: two {@code @Reduce} outputs on the same dimensions. */
+  @Operator
+  public static void rowMoments(
+      @Dim int B,
+      @Dim int K,
+      @Shape("B, K") double[] x,
+      @Out @Reduce @Shape("B") double[] sum,
+      @Out @Reduce @Shape("B") double[] squares) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int k = 0; k < K; k++) {
+        sum[b] += x[b * K + k];
+        squares[b] += x[b * K + k] * x[b * K + k];
+      }
+    }
+  }
 }

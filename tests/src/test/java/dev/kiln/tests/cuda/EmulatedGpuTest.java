@@ -41,7 +41,7 @@ class EmulatedGpuTest {
 
   /** The GPU tests of the generated kernels. */
   private static final List<String> KERNEL_TESTS = List.of(
-      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName());
+      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), CudaEdgeCasesTest.class.getName());
 
   /** The emulation's checks that leave the context working. */
   private static final List<String> CLEAN_CHECKS = List.of(

@@ -59,11 +59,14 @@ public final class DeviceCompositeWriter {
           "the length of temporary '" + t.name() + "'", lengthCode(t)));
     }
     m.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "));
+    m.beginControlFlow("try");
     for (CompositeIr.Temp t : plan.allocated()) {
       m.addStatement("$N.zero()", t.name());
     }
     m.addCode(launches.build());
-    m.addStatement("$N.synchronize()", stream);
+    m.nextControlFlow("finally");
+    m.addStatement("$N.synchronize()", stream); // temporaries are freed only after the stream has finished
+    m.endControlFlow();
     m.endControlFlow();
     return m.build();
   }

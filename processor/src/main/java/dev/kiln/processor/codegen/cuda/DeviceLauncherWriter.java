@@ -119,13 +119,20 @@ public final class DeviceLauncherWriter {
           totals, stream, DeviceCompositeWriter.alloc(a.elementType()), segments, CHECKS, kept, segments));
       all.add(CodeBlock.of("$N", totals));
     }
+    // One segment: asynchronous, nothing to free. Several: the totals are freed only after the stream
+    // has finished, even when a launch throws.
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
+        .beginControlFlow("try")
         .addStatement("$T.device().kernel($T.class, $S, $S).launchReducing($N, $T.mul($N, $N), $L)", RUNTIME, kernels,
             resourceBase, info.kernel(), stream, CHECKS, kept, segments, CodeBlock.join(all, ", "))
         .beginControlFlow("if ($N > 1)", segments)
         .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
             resourceBase, ReducingKernelWriter.foldKernel(op.name()), stream, kept, CodeBlock.join(all, ", "))
+        .endControlFlow()
+        .nextControlFlow("finally")
+        .beginControlFlow("if ($N > 1)", segments)
         .addStatement("$N.synchronize()", stream)
+        .endControlFlow()
         .endControlFlow()
         .endControlFlow()
         .build();
@@ -155,28 +162,41 @@ public final class DeviceLauncherWriter {
         .addStatement("final long $N = $L", workers, points)
         .addStatement("final long $N = $L", perChunk, lengths)
         .addStatement("final long $N = $T.chunks($N, $N)", chunks, PARTIAL_RESULTS, workers, perChunk);
+    String errors = names.fresh("indexErrors");
     List<CodeBlock> resources = new ArrayList<>();
+    resources.add(CodeBlock.of("$T $N = $N.device().allocInts(1)", deviceArray(ScalarType.INT), errors, stream));
     List<CodeBlock> partialsArgs = new ArrayList<>(args);
     partialsArgs.add(CodeBlock.of("$N", chunks));
+    partialsArgs.add(CodeBlock.of("$N", errors));
     List<CodeBlock> foldArgs = new ArrayList<>();
     foldArgs.add(CodeBlock.of("$N", chunks));
+    List<String> arrayNames = new ArrayList<>();
     for (Param.Array a : info.partials()) {
       String copies = names.fresh(a.name() + "Partials");
-      resources.add(CodeBlock.of("$T $N = $N.device().$L($T.size($S, $S, $T.mul($N, $N.length())))",
-          deviceArray(a.elementType()), copies, stream, DeviceCompositeWriter.alloc(a.elementType()), CHECKS, op.name(),
-          "the partial results of '" + a.name() + "'", CHECKS, chunks, a.name()));
+      resources.add(CodeBlock.of("$T $N = $N.device().$L($T.mul($N, $N.length()))",
+          deviceArray(a.elementType()), copies, stream, DeviceCompositeWriter.alloc(a.elementType()), CHECKS, chunks,
+          a.name()));
       partialsArgs.add(CodeBlock.of("$N", copies));
       partialsArgs.add(CodeBlock.of("$N.length()", a.name()));
       foldArgs.add(CodeBlock.of("$N", a.name()));
       foldArgs.add(CodeBlock.of("$N", copies));
       foldArgs.add(CodeBlock.of("$N.length()", a.name()));
+      arrayNames.add("'" + a.name() + "'");
     }
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
+        .beginControlFlow("try")
+        .addStatement("$N.zero()", errors)
         .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
             resourceBase, PartialsKernelWriter.partialsKernel(op.name()), stream, chunks, CodeBlock.join(partialsArgs, ", "))
+        .addStatement("$N.synchronize()", stream)
+        .beginControlFlow("if ($N.download()[0] != 0)", errors)
+        .addStatement("throw $T.deviceIndexOutOfBounds($S, $S)", CHECKS, op.name(), String.join(" or ", arrayNames))
+        .endControlFlow()
         .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$L}, $L)", RUNTIME, kernels,
             resourceBase, PartialsKernelWriter.foldKernel(op.name()), stream, longest, CodeBlock.join(foldArgs, ", "))
-        .addStatement("$N.synchronize()", stream)
+        .nextControlFlow("finally")
+        .addStatement("$N.synchronize()", stream) // the copies are freed only after the stream has finished
+        .endControlFlow()
         .endControlFlow()
         .build();
   }

@@ -95,8 +95,10 @@ final class PartialsKernelWriter {
     String workers = names.fresh("workers");
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
+    String errors = names.fresh("index_errors");
     List<CodeBlock> all = new ArrayList<>(params);
     all.add(CodeBlock.of("long long $N", chunks));
+    all.add(CodeBlock.of("int* __restrict__ $N", errors));
     Map<Reduced, String[]> arrays = new LinkedHashMap<>(); // {partials, length, this chunk's copy}
     for (Reduced r : reduced) {
       String id = CudaNames.identifier(r.array().name());
@@ -105,6 +107,9 @@ final class PartialsKernelWriter {
       all.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(r.array().elementType()), n[0]));
       all.add(CodeBlock.of("long long $N", n[1]));
       emitter.target(r.array(), n[2]);
+      // The index is not proven inside the array (it may be data): outside, the chunk's copy would
+      // spill into another chunk's; the launcher reports it instead, as Java would throw.
+      emitter.checkedTarget(r.array(), n[1], errors);
     }
 
     emitter.openScope(); // prologue

@@ -44,6 +44,9 @@ final class ReducingKernelWriter {
     if (problem != null) {
       return problem;
     }
+    if (PartialsKernelWriter.plan(op) instanceof String refusal) {
+      return refusal; // an array stored as well as accumulated, or accumulated with two operations
+    }
     Set<String> gridVars = new LinkedHashSet<>();
     op.grid().forEach(g -> gridVars.add(g.var().name()));
     Set<String> kept = null;
@@ -293,7 +296,7 @@ final class ReducingKernelWriter {
 
   static Expr.Const identity(ExprFactory f, ReduceKind op, ScalarType t) {
     switch (op) {
-      case SUM: return f.constant(t, 0);
+      case SUM: return t.isFloating() ? f.constant(t, -0.0) : f.constant(t, 0); // -0.0 + x == x, even for x = -0.0
       case PRODUCT: return f.constant(t, 1);
       case MAX:
         return t.isFloating() ? f.constant(t, Double.NEGATIVE_INFINITY) : f.integral(t, t == ScalarType.INT ? Integer.MIN_VALUE : Long.MIN_VALUE);

@@ -1,0 +1,35 @@
+package dev.kiln.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kiln.tests.ops.Scatter;
+import dev.kiln.tests.ops.ScatterKernels;
+import org.junit.jupiter.api.Test;
+
+/** An accumulation at a data index: in range it agrees with plain Java, out of range it throws as Java does. */
+class ScatterTest {
+  @Test
+  void inRangeIndicesAgree() {
+    int n = 5000;
+    int m = 37;
+    int[] index = Data.ints(140, n, 0, m);
+    float[] x = Data.integral(141, n, 16);
+    float[] expected = Data.integral(142, m, 4);
+    float[] actual = expected.clone();
+    Scatter.scatterAdd(n, m, index, x, expected);
+    ScatterKernels.scatterAdd(n, m, index, x, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  @Test
+  void anIndexOutsideTheOutputThrowsAsInJava() {
+    int[] index = {0, 3, 7};
+    float[] x = {1, 2, 3};
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> Scatter.scatterAdd(3, 4, index, x, new float[4]));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> ScatterKernels.scatterAdd(3, 4, index, x, new float[4]));
+    int[] negative = {0, -1, 2};
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> ScatterKernels.scatterAdd(3, 4, negative, x, new float[4]));
+    assertArrayEquals(new int[] {0, 3, 7}, index);
+  }
+}

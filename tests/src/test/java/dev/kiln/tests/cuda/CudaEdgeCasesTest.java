@@ -1,0 +1,76 @@
+package dev.kiln.tests.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kiln.runtime.cuda.CudaDevice;
+import dev.kiln.runtime.cuda.CudaRuntime;
+import dev.kiln.runtime.cuda.DeviceFloatArray;
+import dev.kiln.tests.ops.Reductions;
+import dev.kiln.tests.ops.ReductionsKernels;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Edge cases of the device launchers that random inputs do not reach, compared bit for bit with
+ * plain Java. Skipped, saying why, where there is no CUDA device.
+ */
+@Tag("gpu")
+class CudaEdgeCasesTest {
+  private CudaDevice device;
+
+  @BeforeEach
+  void needsCuda() {
+    assumeTrue(CudaRuntime.available(), () -> "no CUDA here: " + CudaRuntime.unavailableReason());
+    device = CudaRuntime.device();
+  }
+
+  /** -0.0 is the identity of a sum: a sum of -0.0 terms, or of none, leaves -0.0 as Java does. */
+  @Test
+  void sumsKeepNegativeZero() {
+    for (int k : new int[] {0, 3, 5000}) {
+      float[] x = new float[2 * k];
+      java.util.Arrays.fill(x, -0f);
+      float[] expected = {-0f, -0f};
+      Reductions.rowSums(2, k, x, expected);
+      try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray ds = device.upload(new float[] {-0f, -0f})) {
+        ReductionsKernels.rowSums(device.defaultStream(), 2, k, dx, ds);
+        float[] actual = ds.download();
+        for (int i = 0; i < 2; i++) {
+          assertEquals(Float.floatToRawIntBits(expected[i]), Float.floatToRawIntBits(actual[i]),
+              "rowSums with K=" + k + ": element " + i + " is " + actual[i] + ", Java gives " + expected[i]);
+        }
+      }
+    }
+  }
+
+  /**
+   * An accumulation at a data index: in range it agrees with plain Java; out of range the device
+   * launcher throws ArrayIndexOutOfBoundsException naming the operator and the array, as Java
+   * throws, and leaves the output as it was.
+   */
+  @Test
+  void aDataIndexOutsideTheOutputThrowsAsInJava() {
+    int n = 5000;
+    int m = 37;
+    int[] index = new java.util.SplittableRandom(143).ints(n, 0, m).toArray();
+    float[] x = new float[n];
+    java.util.Arrays.fill(x, 1f);
+    float[] expected = new float[m];
+    dev.kiln.tests.ops.Scatter.scatterAdd(n, m, index, x, expected);
+    try (dev.kiln.runtime.cuda.DeviceIntArray di = device.upload(index); DeviceFloatArray dx = device.upload(x);
+        DeviceFloatArray out = device.upload(new float[m])) {
+      dev.kiln.tests.ops.ScatterKernels.scatterAdd(device.defaultStream(), n, m, di, dx, out);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, out.download());
+      index[4321] = m;
+      di.upload(index);
+      float[] before = out.download();
+      ArrayIndexOutOfBoundsException e = org.junit.jupiter.api.Assertions.assertThrows(ArrayIndexOutOfBoundsException.class,
+          () -> dev.kiln.tests.ops.ScatterKernels.scatterAdd(device.defaultStream(), n, m, di, dx, out));
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("scatterAdd") && e.getMessage().contains("'out'"),
+          e.getMessage());
+      org.junit.jupiter.api.Assertions.assertArrayEquals(before, out.download());
+    }
+  }
+}
