@@ -52,7 +52,7 @@ class IrRoundTripTest {
         sources.add(JavaFileObjects.forResource(p.toUri().toURL()));
       }
     }
-    assertThat(sources.size()).isAtLeast(PROCESSOR_SOURCES.size() + 7);
+    assertThat(sources.size()).isAtLeast(PROCESSOR_SOURCES.size() + 8);
     capture = new IrCapture();
     compilation = javac().withProcessors(new KilnProcessor(), capture).compile(sources);
     assertThat(compilation).succeeded();
@@ -105,7 +105,7 @@ class IrRoundTripTest {
       ops.forEach(op -> printed.append('\n').append(IrPrinter.print(op)));
       assertThat(printed.toString()).isEqualTo(listing);
     }
-    assertThat(classes).isEqualTo(PROCESSOR_SOURCES.size() + 7);
+    assertThat(classes).isEqualTo(PROCESSOR_SOURCES.size() + 8);
   }
 
   @Test
