@@ -32,4 +32,17 @@ class ScatterTest {
     assertThrows(ArrayIndexOutOfBoundsException.class, () -> ScatterKernels.scatterAdd(3, 4, negative, x, new float[4]));
     assertArrayEquals(new int[] {0, 3, 7}, index);
   }
+
+  @Test
+  void gatherRowsAgreesAndThrowsOutOfRange() {
+    int[] index = {2, 0, 2, 1};
+    float[] table = Data.integral(144, 3 * 5, 16);
+    float[] expected = new float[4 * 5];
+    float[] actual = new float[4 * 5];
+    Scatter.gatherRows(4, 3, 5, index, table, expected);
+    ScatterKernels.gatherRows(4, 3, 5, index, table, actual);
+    Agreement.assertSame(expected, actual);
+    int[] outside = {2, 0, 3, 1};
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> ScatterKernels.gatherRows(4, 3, 5, outside, table, actual));
+  }
 }

@@ -8,6 +8,8 @@ import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
 import static jcuda.driver.JCudaDriver.cuDriverGetVersion;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
 import dev.kiln.runtime.KilnException;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +53,8 @@ public final class CudaDevice {
   private final KernelTimer timer = new KernelTimer(counter);
   private volatile boolean timing = Boolean.getBoolean(TIMING_PROPERTY);
   private volatile String lastKernel;
+  private volatile DeviceIntArray indexErrors;
+  private final java.util.concurrent.atomic.AtomicBoolean indexCheckPending = new java.util.concurrent.atomic.AtomicBoolean();
 
   private CudaDevice(int ordinal, String name, int driverVersion, int computeCapability,
       int multiprocessors, long totalMemory, LaunchConfig.Limits limits, CUcontext context) {
@@ -179,6 +183,53 @@ public final class CudaDevice {
       cuCtxSynchronize();
     } catch (CudaException e) {
       throw CudaErrors.failure(this, "could not synchronize", e);
+    }
+    checkIndexErrors();
+  }
+
+  /**
+   * The flag that generated kernels set when they read an array at a data-dependent index outside it
+   * (where plain Java would throw {@code ArrayIndexOutOfBoundsException}); for generated launchers,
+   * which pass it to such kernels. Asking for it arms a check: the next synchronising call ({@link
+   * #synchronize()}, {@link CudaStream#synchronize()}, a download) reads the flag, clears it, and
+   * throws a {@link KilnException} if a kernel set it.
+   */
+  public DeviceIntArray indexErrors() {
+    DeviceIntArray flag = indexErrors;
+    if (flag == null) {
+      synchronized (this) {
+        flag = indexErrors;
+        if (flag == null) {
+          flag = allocInts(1);
+          flag.zero();
+          indexErrors = flag;
+        }
+      }
+    }
+    indexCheckPending.set(true);
+    return flag;
+  }
+
+  /** Throws when a kernel launched since the last check read outside an array (see {@link #indexErrors()}). */
+  void checkIndexErrors() {
+    if (!indexCheckPending.getAndSet(false)) {
+      return;
+    }
+    int[] value = {0};
+    makeCurrent();
+    try {
+      cuMemcpyDtoH(jcuda.Pointer.to(value), indexErrors.pointer(), 4);
+      if (value[0] != 0) {
+        cuMemsetD8(indexErrors.pointer(), (byte) 0, 4);
+      }
+    } catch (CudaException e) {
+      throw CudaErrors.failure(this, "could not read the kernels' index-error flag", e);
+    }
+    if (value[0] != 0) {
+      throw new KilnException("a kernel on " + description() + " read an array at an index outside it (an index"
+          + " computed from data, such as table[index[i]]); plain Java would throw ArrayIndexOutOfBoundsException"
+          + " there, and the results of the kernels since the last synchronisation are not to be used (the last"
+          + " kernel launched was " + lastKernel + ")");
     }
   }
 

@@ -59,6 +59,7 @@ public final class CudaStream implements AutoCloseable {
     } catch (CudaException e) {
       throw CudaErrors.failure(device, "could not synchronize " + this, e);
     }
+    device.checkIndexErrors();
   }
 
   /** Destroys the stream; work already launched on it still runs. Idempotent; no-op on the default. */

@@ -70,6 +70,7 @@ final class DeviceMemory implements MemoryOps {
       throw CudaErrors.failure(
           device, "could not download " + CudaErrors.bytes(bytes) + " from " + what, e);
     }
+    device.checkIndexErrors();
   }
 
   @Override

@@ -8,11 +8,11 @@ import dev.kiln.Reduce;
 import dev.kiln.Shape;
 
 /**
- * An accumulation at an index that is data, unchecked: {@code out[index[i]] += x[i]}. Plain Java
- * throws {@code ArrayIndexOutOfBoundsException} for an index outside {@code out}, and so must the
- * generated launchers, on the CPU and on CUDA (whose kernels cannot throw: the device launcher
- * checks a flag the kernel sets). Kept out of the generic agreement runs, which draw indices at
- * random.
+ * Indices that are data, unchecked: an accumulation {@code out[index[i]] += x[i]} and a read {@code
+ * table[index[i] * D + d]}. Plain Java throws {@code ArrayIndexOutOfBoundsException} for an index
+ * outside the array, and so must the generated launchers, on the CPU and on CUDA (whose kernels
+ * cannot throw: they set a flag that the launcher or the runtime checks). Kept out of the generic
+ * agreement runs, which draw indices at random.
  */
 public final class Scatter {
   private Scatter() {}
@@ -22,6 +22,18 @@ public final class Scatter {
       @Dim int N, @Dim int M, @Shape("N") int[] index, @Shape("N") float[] x, @Out @Reduce @Shape("M") float[] out) {
     for (@Parallel int i = 0; i < N; i++) {
       out[index[i]] += x[i];
+    }
+  }
+
+  /** An embedding lookup: row {@code index[i]} of a {@code [M, D]} table. */
+  @Operator
+  public static void gatherRows(
+      @Dim int N, @Dim int M, @Dim int D, @Shape("N") int[] index, @Shape("M, D") float[] table,
+      @Out @Shape("N, D") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (@Parallel int d = 0; d < D; d++) {
+        out[i * D + d] = table[index[i] * D + d];
+      }
     }
   }
 }

@@ -73,4 +73,41 @@ class CudaEdgeCasesTest {
       org.junit.jupiter.api.Assertions.assertArrayEquals(before, out.download());
     }
   }
+
+  /**
+   * A read at a data index: in range it agrees with plain Java; out of range the kernel reads 0 and
+   * flags it, and the next synchronising call throws, naming the kernel, where Java would throw
+   * ArrayIndexOutOfBoundsException.
+   */
+  @Test
+  void aDataIndexOutsideATableIsReportedAtTheNextSynchronisation() {
+    int n = 300;
+    int m = 50;
+    int d = 7;
+    int[] index = new java.util.SplittableRandom(145).ints(n, 0, m).toArray();
+    float[] table = new float[m * d];
+    for (int i = 0; i < table.length; i++) {
+      table[i] = i * 0.5f;
+    }
+    float[] expected = new float[n * d];
+    dev.kiln.tests.ops.Scatter.gatherRows(n, m, d, index, table, expected);
+    try (dev.kiln.runtime.cuda.DeviceIntArray di = device.upload(index); DeviceFloatArray dt = device.upload(table);
+        DeviceFloatArray out = device.allocFloats((long) n * d)) {
+      dev.kiln.tests.ops.ScatterKernels.gatherRows(device.defaultStream(), n, m, d, di, dt, out);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, out.download());
+      index[123] = m;
+      di.upload(index);
+      dev.kiln.tests.ops.ScatterKernels.gatherRows(device.defaultStream(), n, m, d, di, dt, out);
+      dev.kiln.runtime.KilnException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kiln.runtime.KilnException.class,
+          () -> device.defaultStream().synchronize());
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("ArrayIndexOutOfBoundsException")
+          && e.getMessage().contains("Scatter.gatherRows"), e.getMessage());
+      index[123] = 0;
+      di.upload(index);
+      dev.kiln.tests.ops.ScatterKernels.gatherRows(device.defaultStream(), n, m, d, di, dt, out);
+      float[] again = out.download(); // the flag was cleared: the device goes on
+      expected[123 * d] = table[0];
+      org.junit.jupiter.api.Assertions.assertEquals(table[0], again[123 * d]);
+    }
+  }
 }

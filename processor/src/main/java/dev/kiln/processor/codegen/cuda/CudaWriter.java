@@ -62,20 +62,22 @@ public final class CudaWriter {
           cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
           cu.add("\n").add(ReducingKernelWriter.fold(wide, p, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept(),
-              List.copyOf(p.accumulations().keySet())));
+              List.copyOf(p.accumulations().keySet()), CheckedReads.arrays(wide)));
         } else if (PartialsKernelWriter.plan(wide) instanceof List<?> reduced) {
           @SuppressWarnings("unchecked")
           List<PartialsKernelWriter.Reduced> arrays = (List<PartialsKernelWriter.Reduced>) reduced;
           cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(), plan);
           cu.add(PartialsKernelWriter.write(wide, arrays, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(PartialsKernelWriter.partialsKernel(op.name()), KernelInfo.Launch.PARTIALS,
-              List.of(), arrays.stream().map(PartialsKernelWriter.Reduced::array).toList()));
+              List.of(), arrays.stream().map(PartialsKernelWriter.Reduced::array).toList(), CheckedReads.arrays(wide)));
         } else {
           skipped.add(new Skipped(op.name(), plan + "; " + PartialsKernelWriter.plan(wide)));
         }
       } else {
-        cu.add("\n").add(gridKernel(IndexWidening.apply(op)));
-        kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of()));
+        OperatorIr wide = IndexWidening.apply(op);
+        cu.add("\n").add(gridKernel(wide));
+        kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(), List.of(),
+            CheckedReads.arrays(wide)));
       }
     }
     for (Skipped s : skipped) {
@@ -165,6 +167,7 @@ public final class CudaWriter {
     Names names = names(op);
     List<CodeBlock> params = kernelParams(op);
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
+    params.addAll(CheckedReads.declare(op, emitter, names));
     emitter.countUses(op.body(), List.of());
     emitter.openScope(); // kernel prologue
     List<GridDim> grid = op.grid();

@@ -76,7 +76,9 @@ public final class DeviceLauncherWriter {
       for (GridDim g : op.grid()) {
         extents.add(CodeBlock.of("$N", g.extent().name()));
       }
-      m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));
+      List<CodeBlock> all = new ArrayList<>(args);
+      all.addAll(checkedReads(info));
+      m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
     } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
       m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {
@@ -124,7 +126,7 @@ public final class DeviceLauncherWriter {
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
         .beginControlFlow("try")
         .addStatement("$T.device().kernel($T.class, $S, $S).launchReducing($N, $T.mul($N, $N), $L)", RUNTIME, kernels,
-            resourceBase, info.kernel(), stream, CHECKS, kept, segments, CodeBlock.join(all, ", "))
+            resourceBase, info.kernel(), stream, CHECKS, kept, segments, CodeBlock.join(withCheckedReads(all, info), ", "))
         .beginControlFlow("if ($N > 1)", segments)
         .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
             resourceBase, ReducingKernelWriter.foldKernel(op.name()), stream, kept, CodeBlock.join(all, ", "))
@@ -187,7 +189,8 @@ public final class DeviceLauncherWriter {
         .beginControlFlow("try")
         .addStatement("$N.zero()", errors)
         .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
-            resourceBase, PartialsKernelWriter.partialsKernel(op.name()), stream, chunks, CodeBlock.join(partialsArgs, ", "))
+            resourceBase, PartialsKernelWriter.partialsKernel(op.name()), stream, chunks,
+            CodeBlock.join(withCheckedReads(partialsArgs, info), ", "))
         .addStatement("$N.synchronize()", stream)
         .beginControlFlow("if ($N.download()[0] != 0)", errors)
         .addStatement("throw $T.deviceIndexOutOfBounds($S, $S)", CHECKS, op.name(), String.join(" or ", arrayNames))
@@ -199,6 +202,29 @@ public final class DeviceLauncherWriter {
         .endControlFlow()
         .endControlFlow()
         .build();
+  }
+
+  /**
+   * The last arguments of a kernel with reads at data-dependent indices ({@link CheckedReads}): the
+   * length of each array read so, and the device's index-error flag, which the runtime checks at the
+   * next synchronising call.
+   */
+  private static List<CodeBlock> checkedReads(KernelInfo info) {
+    List<CodeBlock> args = new ArrayList<>();
+    if (info.checkedReads().isEmpty()) {
+      return args;
+    }
+    for (Param.Array a : info.checkedReads()) {
+      args.add(CodeBlock.of("$N.length()", a.name()));
+    }
+    args.add(CodeBlock.of("$T.device().indexErrors()", RUNTIME));
+    return args;
+  }
+
+  private static List<CodeBlock> withCheckedReads(List<CodeBlock> args, KernelInfo info) {
+    List<CodeBlock> all = new ArrayList<>(args);
+    all.addAll(checkedReads(info));
+    return all;
   }
 
   private static MethodSpec map(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {

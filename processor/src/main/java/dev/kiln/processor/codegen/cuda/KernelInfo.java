@@ -7,11 +7,14 @@ import java.util.List;
 /**
  * What the device launcher of an operator needs to know about its CUDA kernel: its name, its
  * shape of launch, for a reducing kernel the grid dimensions that get one block each, and for
- * kernels with partial results ({@link PartialsKernelWriter}) the accumulated arrays.
+ * kernels with partial results ({@link PartialsKernelWriter}) the accumulated arrays; the arrays read
+ * at data-dependent indices, whose lengths and the device's index-error flag the kernel takes last
+ * ({@link CheckedReads}).
  */
-public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials) {
+public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials,
+    List<Param.Array> checkedReads) {
   KernelInfo(String kernel, Launch launch, List<GridDim> kept) {
-    this(kernel, launch, kept, List.of());
+    this(kernel, launch, kept, List.of(), List.of());
   }
 
   /** How a kernel is launched (see {@code dev.kiln.runtime.cuda.CudaKernel}). */

@@ -111,6 +111,7 @@ final class PartialsKernelWriter {
       // spill into another chunk's; the launcher reports it instead, as Java would throw.
       emitter.checkedTarget(r.array(), n[1], errors);
     }
+    all.addAll(CheckedReads.declare(op, emitter, names));
 
     emitter.openScope(); // prologue
     emitter.openScope(); // one chunk

@@ -129,6 +129,7 @@ final class ReducingKernelWriter {
       registers.put(a, n);
       all.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(a.elementType()), n[2]));
     }
+    all.addAll(CheckedReads.declare(op, emitter, names));
     emitter.openScope(); // one kept point
     List<String> keptVars = bind(emitter, names, plan.kept(), 1);
     for (Map.Entry<Param.Array, String[]> r : registers.entrySet()) {
