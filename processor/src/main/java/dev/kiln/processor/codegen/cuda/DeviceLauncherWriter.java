@@ -70,7 +70,7 @@ public final class DeviceLauncherWriter {
     }
     m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), stream, stream);
     m.addCode(ArgumentChecks.of(op, true));
-    CodeBlock kernel = CodeBlock.of("$T.device().kernel($T.class, $S, $S)", RUNTIME, kernels, resourceBase, info.kernel());
+    CodeBlock kernel = kernel(kernels, resourceBase, info.kernel());
     if (info.launch() == KernelInfo.Launch.GRID) {
       List<CodeBlock> extents = new ArrayList<>();
       for (GridDim g : op.grid()) {
@@ -125,11 +125,11 @@ public final class DeviceLauncherWriter {
     // has finished, even when a launch throws.
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
         .beginControlFlow("try")
-        .addStatement("$T.device().kernel($T.class, $S, $S).launchReducing($N, $T.mul($N, $N), $L)", RUNTIME, kernels,
-            resourceBase, info.kernel(), stream, CHECKS, kept, segments, CodeBlock.join(withCheckedReads(all, info), ", "))
+        .addStatement("$L.launchReducing($N, $T.mul($N, $N), $L)", kernel(kernels, resourceBase, info.kernel()), stream,
+            CHECKS, kept, segments, CodeBlock.join(withCheckedReads(all, info), ", "))
         .beginControlFlow("if ($N > 1)", segments)
-        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
-            resourceBase, ReducingKernelWriter.foldKernel(op.name()), stream, kept, CodeBlock.join(all, ", "))
+        .addStatement("$L.launchGrid($N, new long[] {$N}, $L)", kernel(kernels, resourceBase,
+            ReducingKernelWriter.foldKernel(op.name())), stream, kept, CodeBlock.join(all, ", "))
         .endControlFlow()
         .nextControlFlow("finally")
         .beginControlFlow("if ($N > 1)", segments)
@@ -188,15 +188,15 @@ public final class DeviceLauncherWriter {
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
         .beginControlFlow("try")
         .addStatement("$N.zero()", errors)
-        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$N}, $L)", RUNTIME, kernels,
-            resourceBase, PartialsKernelWriter.partialsKernel(op.name()), stream, chunks,
+        .addStatement("$L.launchGrid($N, new long[] {$N}, $L)", kernel(kernels, resourceBase,
+            PartialsKernelWriter.partialsKernel(op.name())), stream, chunks,
             CodeBlock.join(withCheckedReads(partialsArgs, info), ", "))
         .addStatement("$N.synchronize()", stream)
         .beginControlFlow("if ($N.download()[0] != 0)", errors)
         .addStatement("throw $T.deviceIndexOutOfBounds($S, $S)", CHECKS, op.name(), String.join(" or ", arrayNames))
         .endControlFlow()
-        .addStatement("$T.device().kernel($T.class, $S, $S).launchGrid($N, new long[] {$L}, $L)", RUNTIME, kernels,
-            resourceBase, PartialsKernelWriter.foldKernel(op.name()), stream, longest, CodeBlock.join(foldArgs, ", "))
+        .addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel(kernels, resourceBase,
+            PartialsKernelWriter.foldKernel(op.name())), stream, longest, CodeBlock.join(foldArgs, ", "))
         .nextControlFlow("finally")
         .addStatement("$N.synchronize()", stream) // the copies are freed only after the stream has finished
         .endControlFlow()
@@ -219,6 +219,11 @@ public final class DeviceLauncherWriter {
     }
     args.add(CodeBlock.of("$T.device().indexErrors()", RUNTIME));
     return args;
+  }
+
+  /** {@code CudaRuntime.device().kernel(<Kernels>.class, "<resource base>", "<name>")}. */
+  private static CodeBlock kernel(ClassName kernels, String resourceBase, String name) {
+    return CodeBlock.of("$T.device().kernel($T.class, $S, $S)", RUNTIME, kernels, resourceBase, name);
   }
 
   private static List<CodeBlock> withCheckedReads(List<CodeBlock> args, KernelInfo info) {
@@ -255,8 +260,8 @@ public final class DeviceLauncherWriter {
       args.add(CodeBlock.of("$N.length()", p.name()));
     }
     args.add(CodeBlock.of("$N", out));
-    m.addStatement("$T.device().kernel($T.class, $S, $S).launchMap($N, $N, $L)", RUNTIME, kernels, resourceBase,
-        info.kernel(), stream, n, CodeBlock.join(args, ", "));
+    m.addStatement("$L.launchMap($N, $N, $L)", kernel(kernels, resourceBase, info.kernel()), stream, n,
+        CodeBlock.join(args, ", "));
     return m.build();
   }
 }
