@@ -45,4 +45,28 @@ class ScatterTest {
     int[] outside = {2, 0, 3, 1};
     assertThrows(ArrayIndexOutOfBoundsException.class, () -> ScatterKernels.gatherRows(4, 3, 5, outside, table, actual));
   }
+
+  @Test
+  void bagSumsAndCsrRowSumsAgreeAndThrowOutOfRange() {
+    int[] index = {0, 2, 2, 1, 0, 0};
+    float[] table = {1, 2, 4};
+    float[] expected = new float[3];
+    float[] actual = new float[3];
+    Scatter.bagSums(3, 2, 3, index, table, expected);
+    ScatterKernels.bagSums(3, 2, 3, index, table, actual);
+    Agreement.assertSame(expected, actual);
+    assertThrows(ArrayIndexOutOfBoundsException.class,
+        () -> ScatterKernels.bagSums(3, 2, 3, new int[] {0, 2, 3, 1, 0, 0}, table, actual));
+
+    int[] start = {0, 2, 2};
+    int[] end = {2, 2, 5};
+    float[] values = {1, 2, 4, 8, 16};
+    float[] rows = new float[3];
+    float[] kernelRows = new float[3];
+    Scatter.csrRowSums(3, 5, start, end, values, rows);
+    ScatterKernels.csrRowSums(3, 5, start, end, values, kernelRows);
+    Agreement.assertSame(rows, kernelRows);
+    assertThrows(ArrayIndexOutOfBoundsException.class,
+        () -> ScatterKernels.csrRowSums(3, 5, start, new int[] {2, 2, 6}, values, kernelRows));
+  }
 }

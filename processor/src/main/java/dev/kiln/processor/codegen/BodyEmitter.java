@@ -37,9 +37,9 @@ public final class BodyEmitter {
   private final Map<Param.Array, String> targets = new HashMap<>();
   private final Map<Param.Array, String> accumulators = new HashMap<>();
   private final Map<Param.Array, String[]> checked = new HashMap<>(); // {length, error flag}
+  private Set<Expr> checkedLoads = Set.of();
   private Map<Param.Array, String> loadLengths = Map.of();
   private String loadFlag;
-  private final Map<Expr, Boolean> readsMemory = new HashMap<>();
   private final Map<Expr, Integer> depthMemo = new HashMap<>();
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
@@ -98,25 +98,14 @@ public final class BodyEmitter {
   }
 
   /**
-   * Checks reads of the arrays in {@code lengths} (array to the name of its length) whose index reads
-   * memory itself (an index computed from data): outside {@code [0, length)} such a read gives 0 and
-   * sets {@code flag[0] = 1} (device code cannot throw).
+   * Checks the reads {@code loads} (loads at an index computed from data) against their arrays'
+   * lengths ({@code lengths}: array to the name of its length): outside {@code [0, length)} such a
+   * read gives 0 and sets {@code flag[0] = 1} (device code cannot throw).
    */
-  public void checkedLoads(Map<Param.Array, String> lengths, String flag) {
+  public void checkedLoads(Set<Expr> loads, Map<Param.Array, String> lengths, String flag) {
+    this.checkedLoads = Set.copyOf(loads);
     this.loadLengths = Map.copyOf(lengths);
     this.loadFlag = flag;
-  }
-
-  private boolean readsMemory(Expr e) {
-    Boolean known = readsMemory.get(e);
-    if (known == null) {
-      known = e instanceof Expr.Load;
-      for (Expr o : e.operands()) {
-        known = known || readsMemory(o);
-      }
-      readsMemory.put(e, known);
-    }
-    return known;
   }
 
   /**
@@ -349,8 +338,8 @@ public final class BodyEmitter {
     if (e instanceof Expr.Load l) {
       CodeBlock index = expr(l.index());
       CodeBlock read = CodeBlock.of("$N[$L]", syntax.identifier(l.array().name()), index);
-      String length = loadLengths.get(l.array());
-      if (length != null && readsMemory(l.index())) {
+      if (checkedLoads.contains(l)) {
+        String length = loadLengths.get(l.array());
         read = CodeBlock.of("((0 <= ($L) && ($L) < $N) ? $L : ($N[0] = 1, $L))", index, index, length, read, loadFlag,
             syntax.zero(l.type()));
       }

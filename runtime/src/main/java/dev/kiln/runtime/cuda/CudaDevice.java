@@ -53,8 +53,9 @@ public final class CudaDevice {
   private final KernelTimer timer = new KernelTimer(counter);
   private volatile boolean timing = Boolean.getBoolean(TIMING_PROPERTY);
   private volatile String lastKernel;
+  private final Object indexLock = new Object();
   private volatile DeviceIntArray indexErrors;
-  private final java.util.concurrent.atomic.AtomicBoolean indexCheckPending = new java.util.concurrent.atomic.AtomicBoolean();
+  private boolean indexCheckPending; // guarded by indexLock
 
   private CudaDevice(int ordinal, String name, int driverVersion, int computeCapability,
       int multiprocessors, long totalMemory, LaunchConfig.Limits limits, CUcontext context) {
@@ -190,40 +191,56 @@ public final class CudaDevice {
   /**
    * The flag that generated kernels set when they read an array at a data-dependent index outside it
    * (where plain Java would throw {@code ArrayIndexOutOfBoundsException}); for generated launchers,
-   * which pass it to such kernels. Asking for it arms a check: the next synchronising call ({@link
-   * #synchronize()}, {@link CudaStream#synchronize()}, a download) reads the flag, clears it, and
-   * throws a {@link KilnException} if a kernel set it.
+   * which pass it to such kernels. A launch that takes it arms a check: the next synchronising call
+   * ({@link #synchronize()}, {@link CudaStream#synchronize()}, a download) reads the flag, clears it,
+   * and throws a {@link KilnException} if a kernel set it. The flag is the device's: with several
+   * threads launching such kernels, the first of them to synchronise gets the exception.
    */
   public DeviceIntArray indexErrors() {
+    synchronized (indexLock) {
+      DeviceIntArray flag = indexErrors;
+      if (flag == null || flag.isClosed()) {
+        flag = allocInts(1);
+        flag.zero();
+        indexErrors = flag;
+      }
+      return flag;
+    }
+  }
+
+  /** Called by a launch that passed {@link #indexErrors()} to its kernel, once it is enqueued. */
+  void armIndexCheck(Object[] args) {
     DeviceIntArray flag = indexErrors;
     if (flag == null) {
-      synchronized (this) {
-        flag = indexErrors;
-        if (flag == null) {
-          flag = allocInts(1);
-          flag.zero();
-          indexErrors = flag;
+      return;
+    }
+    for (Object a : args) {
+      if (a == flag) {
+        synchronized (indexLock) {
+          indexCheckPending = true;
         }
+        return;
       }
     }
-    indexCheckPending.set(true);
-    return flag;
   }
 
   /** Throws when a kernel launched since the last check read outside an array (see {@link #indexErrors()}). */
   void checkIndexErrors() {
-    if (!indexCheckPending.getAndSet(false)) {
-      return;
-    }
     int[] value = {0};
-    makeCurrent();
-    try {
-      cuMemcpyDtoH(jcuda.Pointer.to(value), indexErrors.pointer(), 4);
-      if (value[0] != 0) {
-        cuMemsetD8(indexErrors.pointer(), (byte) 0, 4);
+    synchronized (indexLock) {
+      if (!indexCheckPending) {
+        return;
       }
-    } catch (CudaException e) {
-      throw CudaErrors.failure(this, "could not read the kernels' index-error flag", e);
+      indexCheckPending = false;
+      makeCurrent();
+      try {
+        cuMemcpyDtoH(jcuda.Pointer.to(value), indexErrors.pointer(), 4);
+        if (value[0] != 0) {
+          cuMemsetD8(indexErrors.pointer(), (byte) 0, 4);
+        }
+      } catch (CudaException e) {
+        throw CudaErrors.failure(this, "could not read the kernels' index-error flag", e);
+      }
     }
     if (value[0] != 0) {
       throw new KilnException("a kernel on " + description() + " read an array at an index outside it (an index"

@@ -110,6 +110,7 @@ public final class CudaKernel {
           device, "could not launch kernel " + qualifiedName + " with " + config + " on " + s, e);
     }
     device.launched(qualifiedName);
+    device.armIndexCheck(args);
   }
 
   /** Launches with the config; without one, only checks the arguments, so that mistakes show early. */

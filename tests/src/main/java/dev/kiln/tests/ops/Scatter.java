@@ -36,4 +36,32 @@ public final class Scatter {
       }
     }
   }
+
+  /** An embedding bag: the sum of K rows of a table, the read's index data, inside a loop carrying the sum. */
+  @Operator
+  public static void bagSums(
+      @Dim int N, @Dim int K, @Dim int M, @Shape("N, K") int[] index, @Shape("M") float[] table,
+      @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float s = 0f;
+      for (int k = 0; k < K; k++) {
+        s += table[index[i * K + k]];
+      }
+      out[i] = s;
+    }
+  }
+
+  /** Row sums of a sparse matrix in CSR form: a loop whose bounds are data, reading at its variable. */
+  @Operator
+  public static void csrRowSums(
+      @Dim int R, @Dim int E, @Shape("R") int[] start, @Shape("R") int[] end, @Shape("E") float[] values,
+      @Out @Shape("R") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float s = 0f;
+      for (int e = start[r]; e < end[r]; e++) {
+        s += values[e];
+      }
+      out[r] = s;
+    }
+  }
 }

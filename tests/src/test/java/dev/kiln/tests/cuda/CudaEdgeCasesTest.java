@@ -110,4 +110,38 @@ class CudaEdgeCasesTest {
       org.junit.jupiter.api.Assertions.assertEquals(table[0], again[123 * d]);
     }
   }
+
+  /**
+   * Data indices that reach a read through a loop: a read inside a loop carrying a sum (an embedding
+   * bag), and a loop whose bounds are data (CSR rows). In range both agree with Java; out of range the
+   * next synchronising call throws.
+   */
+  @Test
+  void dataIndicesThroughLoopsAreChecked() {
+    float[] table = {1, 2, 4};
+    float[] values = {1, 2, 4, 8, 16};
+    int[] start = {0, 2, 2};
+    try (dev.kiln.runtime.cuda.DeviceIntArray index = device.upload(new int[] {0, 2, 2, 1, 0, 0});
+        DeviceFloatArray dt = device.upload(table); DeviceFloatArray out = device.allocFloats(3);
+        dev.kiln.runtime.cuda.DeviceIntArray ds = device.upload(start);
+        dev.kiln.runtime.cuda.DeviceIntArray de = device.upload(new int[] {2, 2, 5});
+        DeviceFloatArray dv = device.upload(values)) {
+      float[] expected = new float[3];
+      dev.kiln.tests.ops.Scatter.bagSums(3, 2, 3, new int[] {0, 2, 2, 1, 0, 0}, table, expected);
+      dev.kiln.tests.ops.ScatterKernels.bagSums(device.defaultStream(), 3, 2, 3, index, dt, out);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, out.download());
+      index.upload(new int[] {0, 2, 3, 1, 0, 0});
+      dev.kiln.tests.ops.ScatterKernels.bagSums(device.defaultStream(), 3, 2, 3, index, dt, out);
+      org.junit.jupiter.api.Assertions.assertThrows(dev.kiln.runtime.KilnException.class, out::download);
+
+      dev.kiln.tests.ops.Scatter.csrRowSums(3, 5, start, new int[] {2, 2, 5}, values, expected);
+      dev.kiln.tests.ops.ScatterKernels.csrRowSums(device.defaultStream(), 3, 5, ds, de, dv, out);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, out.download());
+      de.upload(new int[] {2, 2, 6});
+      dev.kiln.tests.ops.ScatterKernels.csrRowSums(device.defaultStream(), 3, 5, ds, de, dv, out);
+      dev.kiln.runtime.KilnException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kiln.runtime.KilnException.class,
+          () -> device.defaultStream().synchronize());
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Scatter.csrRowSums"), e.getMessage());
+    }
+  }
 }

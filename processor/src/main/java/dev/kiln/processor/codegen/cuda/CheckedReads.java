@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,8 +21,9 @@ import java.util.Set;
  * the array, and a GPU does not check. Plain Java throws {@code ArrayIndexOutOfBoundsException}
  * there; a kernel cannot throw, so it checks the index against the array's length (a kernel
  * argument), reads 0 instead and sets the device's index-error flag, which the runtime checks at the
- * next synchronising call ({@code CudaDevice.indexErrors}). Affine reads are left as they are: the
- * processor's checks and the worker's guards cover them.
+ * next synchronising call ({@code CudaDevice.indexErrors}). "From data" includes loop variables whose
+ * bounds are data and values a loop carries from data. Affine reads of the worker's and loops'
+ * variables are left as they are: the processor's checks and the worker's guards cover them.
  *
  * <p>A kernel with such reads takes, after all its other parameters, the length of each array read
  * so ({@code long long <a>_length}) and the flag ({@code int* read_errors}).
@@ -29,57 +31,101 @@ import java.util.Set;
 final class CheckedReads {
   private CheckedReads() {}
 
+  /** The loads of {@code op} to check, and the arrays they read, in parameter order. */
+  record Found(Set<Expr> loads, List<Param.Array> arrays) {}
+
   /** The arrays {@code op} reads at a data-dependent index, in parameter order. */
   static List<Param.Array> arrays(OperatorIr op) {
-    Set<Param.Array> found = new LinkedHashSet<>();
-    Map<Expr, Boolean> memo = new HashMap<>();
-    collect(op.body(), found, memo);
+    return find(op).arrays();
+  }
+
+  /**
+   * Every load whose index depends on data: on another load, or on a loop variable whose bounds do,
+   * or on a value a loop carries that does (a CSR row {@code for (e = start[i]; e < end[i]; e++)}, a
+   * chain {@code j = next[j]}). Statements, their guards, loops' guards and carried values included.
+   */
+  static Found find(OperatorIr op) {
+    Search search = new Search();
+    search.statements(op.body());
     List<Param.Array> ordered = new ArrayList<>();
     for (Param p : op.params()) {
-      if (p instanceof Param.Array a && found.contains(a)) {
+      if (p instanceof Param.Array a && search.arrays.contains(a)) {
         ordered.add(a);
       }
     }
-    return ordered;
+    return new Found(Set.copyOf(search.loads), ordered);
   }
 
-  private static void collect(List<Stmt> body, Set<Param.Array> found, Map<Expr, Boolean> memo) {
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        visit(st.index(), found, memo);
-        visit(st.value(), found, memo);
-        visit(st.guard(), found, memo);
-      } else if (s instanceof Stmt.Accumulate a) {
-        visit(a.index(), found, memo);
-        visit(a.value(), found, memo);
-        visit(a.guard(), found, memo);
-      } else {
-        Stmt.Loop l = (Stmt.Loop) s;
-        visit(l.lo(), found, memo);
-        visit(l.hi(), found, memo);
-        collect(l.body(), found, memo);
-      }
-    }
-  }
+  private static final class Search {
+    final Set<Expr> loads = new HashSet<>();
+    final Set<Param.Array> arrays = new LinkedHashSet<>();
+    final Set<Expr.Var> dataVars = new HashSet<>();
+    final Map<Expr, Boolean> memo = new HashMap<>();
 
-  /** Finds the checked loads under {@code e}; returns whether {@code e} reads memory. */
-  private static boolean visit(Expr e, Set<Param.Array> found, Map<Expr, Boolean> memo) {
-    Boolean known = memo.get(e);
-    if (known != null) {
-      return known;
-    }
-    boolean reads = false;
-    for (Expr o : e.operands()) {
-      reads |= visit(o, found, memo);
-    }
-    if (e instanceof Expr.Load l) {
-      if (visit(l.index(), found, memo)) {
-        found.add(l.array());
+    void statements(List<Stmt> body) {
+      for (Stmt s : body) {
+        if (s instanceof Stmt.Store st) {
+          visit(st.index());
+          visit(st.value());
+          visit(st.guard());
+        } else if (s instanceof Stmt.Accumulate a) {
+          visit(a.index());
+          visit(a.value());
+          visit(a.guard());
+        } else {
+          Stmt.Loop l = (Stmt.Loop) s;
+          boolean dataBounds = visit(l.lo()) | visit(l.hi());
+          visit(l.guard());
+          if (dataBounds) {
+            dataVars.add(l.index());
+          }
+          for (Stmt.Carried c : l.carried()) {
+            if (visit(c.init())) {
+              dataVars.add(c.phi());
+            }
+          }
+          // A carried value that becomes data in an iteration is data in the next: repeat until stable.
+          boolean changed = true;
+          while (changed) {
+            changed = false;
+            memo.clear();
+            statements(l.body());
+            for (Stmt.Carried c : l.carried()) {
+              if (visit(c.next()) && dataVars.add(c.phi())) {
+                changed = true;
+              }
+            }
+          }
+          for (Stmt.Carried c : l.carried()) {
+            if (dataVars.contains(c.phi())) {
+              dataVars.add(c.result());
+              memo.clear();
+            }
+          }
+        }
       }
-      reads = true;
     }
-    memo.put(e, reads);
-    return reads;
+
+    /** Marks the loads to check under {@code e}; returns whether {@code e} depends on data. */
+    boolean visit(Expr e) {
+      Boolean known = memo.get(e);
+      if (known != null) {
+        return known;
+      }
+      boolean data = e instanceof Expr.Var v && dataVars.contains(v);
+      for (Expr o : e.operands()) {
+        data |= visit(o);
+      }
+      if (e instanceof Expr.Load l) {
+        if (visit(l.index())) {
+          loads.add(l);
+          arrays.add(l.array());
+        }
+        data = true;
+      }
+      memo.put(e, data);
+      return data;
+    }
   }
 
   /**
@@ -87,20 +133,20 @@ final class CheckedReads {
    * parameters go after all the kernel's others.
    */
   static List<CodeBlock> declare(OperatorIr op, BodyEmitter emitter, Names names) {
-    List<Param.Array> arrays = arrays(op);
+    Found found = find(op);
     List<CodeBlock> params = new ArrayList<>();
-    if (arrays.isEmpty()) {
+    if (found.arrays().isEmpty()) {
       return params;
     }
     Map<Param.Array, String> lengths = new LinkedHashMap<>();
-    for (Param.Array a : arrays) {
+    for (Param.Array a : found.arrays()) {
       String length = names.fresh(CudaNames.identifier(a.name()) + "_length");
       lengths.put(a, length);
       params.add(CodeBlock.of("long long $N", length));
     }
     String flag = names.fresh("read_errors");
     params.add(CodeBlock.of("int* __restrict__ $N", flag));
-    emitter.checkedLoads(lengths, flag);
+    emitter.checkedLoads(found.loads(), lengths, flag);
     return params;
   }
 }
