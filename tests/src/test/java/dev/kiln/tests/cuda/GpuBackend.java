@@ -13,25 +13,38 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs on a real GPU through the generated device overloads of {@code <Class>Kernels}: uploads the
- * host arguments, launches on the default stream, synchronizes and downloads every array.
+ * Runs operators' CUDA kernels on host arrays, through the generated device overloads of {@code
+ * <Class>Kernels} on a CUDA device (a GPU, or the emulated driver in {@link EmulatedGpuTest}'s
+ * children): uploads the host arguments, launches on the default stream, synchronizes and downloads
+ * every array, updating the host arrays in place.
  */
-record GpuBackend(CudaDevice gpu) implements Backend {
-  @Override
-  public void grid(Method op, Object[] args) throws Exception {
+record GpuBackend(CudaDevice gpu) {
+  /** Runs grid operator {@code op} on {@code args} (the operator's own arguments). */
+  void grid(Method op, Object[] args) throws Exception {
     run(op.getDeclaringClass(), op.getName(), args);
   }
 
-  @Override
-  public void map(Class<?> owner, String name, Object[] inputs, Object out) throws Exception {
+  /** Runs the map kernel of elementwise operator {@code op}: {@code out[i] = op(inputs[j][i or 0]...)}. */
+  void map(Method op, Object[] inputs, Object out) throws Exception {
+    map(op.getDeclaringClass(), op.getName(), inputs, out);
+  }
+
+  /**
+   * Runs the map kernel {@code name} of {@code owner}'s class (an elementwise operator's, or an
+   * elementwise gradient's such as {@code reluGrad} or {@code clampGrad_lo}) on host arrays.
+   */
+  void map(Class<?> owner, String name, Object[] inputs, Object out) throws Exception {
     Object[] args = new Object[inputs.length + 1];
     System.arraycopy(inputs, 0, args, 0, inputs.length);
     args[inputs.length] = out;
     run(owner, name, args);
   }
 
-  @Override
-  public void gradient(Class<?> owner, Method launcher, Object[] args) throws Exception {
+  /**
+   * Runs on CUDA what the CPU gradient launcher {@code launcher} ({@code fGrad} of {@code owner}'s
+   * {@code Kernels} class) computes, through its device overload, on its arguments {@code args}.
+   */
+  void gradient(Class<?> owner, Method launcher, Object[] args) throws Exception {
     run(owner, launcher.getName(), args);
   }
 

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Every gradient launcher of the test suite run through a {@link Backend} and compared with the
+ * Every gradient launcher of the test suite run through a {@link GpuBackend} and compared with the
  * CPU gradient launcher on the same arguments. For each {@code @Operator f} of {@link
  * OperatorRuns#OPERATOR_CLASSES} with a gradient:
  *
@@ -46,7 +46,7 @@ final class GradientRuns {
   private GradientRuns() {}
 
   /** One dynamic test per gradient launcher and size. */
-  static Stream<DynamicTest> all(Backend backend) throws ClassNotFoundException {
+  static Stream<DynamicTest> all(GpuBackend backend) throws ClassNotFoundException {
     List<DynamicTest> tests = new ArrayList<>();
     for (Class<?> owner : OperatorRuns.operatorClasses()) {
       List<Method> ops = Stream.of(owner.getDeclaredMethods())
@@ -128,7 +128,7 @@ final class GradientRuns {
     return t == float[].class || t == double[].class;
   }
 
-  private static void grid(Backend backend, Method op, Method launcher, int size) throws Exception {
+  private static void grid(GpuBackend backend, Method op, Method launcher, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 41L + launcher.getName().hashCode());
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = OperatorRuns.dims(params, size);
@@ -180,7 +180,7 @@ final class GradientRuns {
     }
   }
 
-  private static void map(Backend backend, Method op, Method launcher, int size) throws Exception {
+  private static void map(GpuBackend backend, Method op, Method launcher, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 23L + launcher.getName().hashCode());
     int n = size * 100 + 3;
     Parameter[] params = op.getParameters();

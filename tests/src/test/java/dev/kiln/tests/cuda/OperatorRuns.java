@@ -34,7 +34,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Every operator of the test suite run through a {@link Backend} and compared with its plain-Java
+ * Every operator of the test suite run through a {@link GpuBackend} and compared with its plain-Java
  * source on the same inputs. Generic: inputs come from each parameter's annotations (sizes from
  * {@code @Dim}, lengths from {@code @Shape}).
  */
@@ -65,7 +65,7 @@ final class OperatorRuns {
   }
 
   /** One dynamic test per operator and size. */
-  static Stream<DynamicTest> all(Backend backend) {
+  static Stream<DynamicTest> all(GpuBackend backend) {
     List<DynamicTest> tests = new ArrayList<>();
     for (Class<?> owner : operatorClasses()) {
       for (Method op : owner.getDeclaredMethods()) {
@@ -124,7 +124,7 @@ final class OperatorRuns {
     return smallest;
   }
 
-  private static void grid(Backend backend, Method op, int size) throws Exception {
+  private static void grid(GpuBackend backend, Method op, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 31L + op.getName().hashCode());
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = dims(params, size);
@@ -143,7 +143,7 @@ final class OperatorRuns {
     }
   }
 
-  private static void map(Backend backend, Method op, int size) throws Exception {
+  private static void map(GpuBackend backend, Method op, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
     int n = size * 100 + 3;
     Parameter[] params = op.getParameters();
