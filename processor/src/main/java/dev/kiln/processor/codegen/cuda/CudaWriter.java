@@ -58,12 +58,13 @@ public final class CudaWriter {
       } else if (hasReductions(op.body())) {
         OperatorIr wide = IndexWidening.apply(op);
         Object plan = ReducingKernelWriter.plan(wide);
+        Object partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(wide);
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
           cu.add("\n").add(ReducingKernelWriter.fold(wide, p, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept(),
               List.copyOf(p.accumulations().keySet()), CheckedReads.arrays(wide)));
-        } else if (PartialsKernelWriter.plan(wide) instanceof List<?> reduced) {
+        } else if (partials instanceof List<?> reduced) {
           @SuppressWarnings("unchecked")
           List<PartialsKernelWriter.Reduced> arrays = (List<PartialsKernelWriter.Reduced>) reduced;
           cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(), plan);
@@ -71,7 +72,8 @@ public final class CudaWriter {
           kernels.put(op.name(), new KernelInfo(PartialsKernelWriter.partialsKernel(op.name()), KernelInfo.Launch.PARTIALS,
               List.of(), arrays.stream().map(PartialsKernelWriter.Reduced::array).toList(), CheckedReads.arrays(wide)));
         } else {
-          skipped.add(new Skipped(op.name(), plan + "; " + PartialsKernelWriter.plan(wide)));
+          // the reducing plan refuses what the partials plan refuses, so the reason is often the same
+          skipped.add(new Skipped(op.name(), plan.equals(partials) ? (String) plan : plan + "; " + partials));
         }
       } else {
         OperatorIr wide = IndexWidening.apply(op);
