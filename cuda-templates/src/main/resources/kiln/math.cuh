@@ -2,7 +2,8 @@
 // abs/min/max, int and long long). Generated code calls kiln::fn(...) with arguments already of
 // the overload's type.
 //
-// Precision switch: by default every function is the precise CUDA libm one (expf, tanhf, ...).
+// Precision switch: by default float exp, tanh and sigmoid are Kiln's own (below: the CPU's bits)
+// and every other function is the precise CUDA libm one (logf, sinf, ...).
 // Compiling with -DKILN_FAST_MATH=1 maps the float functions that have hardware intrinsics to them
 // (__expf, __logf, __sinf, __cosf, __powf, __fdividef for sigmoid): faster, a few ulp less exact.
 // min and max follow Java, not fmin/fmax: a NaN operand gives NaN, and max(-0.0, 0.0) is 0.0.
@@ -14,8 +15,56 @@
 
 namespace kiln {
 
+// ---- float exp, tanh and sigmoid: the same operations, in the same order, as dev.kiln.FloatMath ----
+// (Cody-Waite reduction and Cephes' single-precision polynomials). __fmul_rn/__fadd_rn/__fdiv_rn
+// keep nvcc from fusing multiply-adds, so the device computes the CPU's bits exactly.
+
+__device__ __forceinline__ float exp_float(float x) {
+  const float exp_max = 88.72283935546875f;
+  if (!(x <= exp_max)) return x > exp_max ? __int_as_float(0x7f800000) : x;
+  if (x < -103.972084045410156f) return 0.0f;
+  const float round = 12582912.0f;
+  float t = __fadd_rn(__fmul_rn(x, 1.44269504088896341f), round);
+  float kf = __fsub_rn(t, round);
+  int n = (int) kf;
+  float r = __fsub_rn(x, __fmul_rn(kf, 0.693359375f));
+  r = __fsub_rn(r, __fmul_rn(kf, -2.12194440e-4f));
+  float p = 1.9875691500E-4f;
+  p = __fadd_rn(__fmul_rn(p, r), 1.3981999507E-3f);
+  p = __fadd_rn(__fmul_rn(p, r), 8.3334519073E-3f);
+  p = __fadd_rn(__fmul_rn(p, r), 4.1665795894E-2f);
+  p = __fadd_rn(__fmul_rn(p, r), 1.6666665459E-1f);
+  p = __fadd_rn(__fmul_rn(p, r), 5.0000001201E-1f);
+  p = __fadd_rn(__fadd_rn(__fmul_rn(p, __fmul_rn(r, r)), r), 1.0f);
+  int n1 = n >> 1;
+  return __fmul_rn(__fmul_rn(p, __int_as_float((n1 + 127) << 23)), __int_as_float((n - n1 + 127) << 23));
+}
+
+__device__ __forceinline__ float tanh_float(float x) {
+  float a = fabsf(x);
+  if (a < 0.625f) {
+    if (a < 0x1p-12f) return x;
+    float z = __fmul_rn(x, x);
+    float p = -5.70498872745E-3f;
+    p = __fadd_rn(__fmul_rn(p, z), 2.06390887954E-2f);
+    p = __fsub_rn(__fmul_rn(p, z), 5.37397155531E-2f);
+    p = __fadd_rn(__fmul_rn(p, z), 1.33314422036E-1f);
+    p = __fsub_rn(__fmul_rn(p, z), 3.33332819422E-1f);
+    return __fadd_rn(__fmul_rn(__fmul_rn(p, z), x), x);
+  }
+  if (!(a < 9.1f)) return a != a ? x : copysignf(1.0f, x);
+  float s = exp_float(__fmul_rn(2.0f, a));
+  return copysignf(__fsub_rn(1.0f, __fdiv_rn(2.0f, __fadd_rn(s, 1.0f))), x);
+}
+
+__device__ __forceinline__ float sigmoid_float(float x) {
+  float e = exp_float(-fabsf(x));
+  float d = __fadd_rn(1.0f, e);
+  return x >= 0.0f ? __fdiv_rn(1.0f, d) : __fdiv_rn(e, d);
+}
+
 // ---- exponentials and logarithms ----
-__device__ __forceinline__ float exp(float x) { return KILN_FAST_MATH ? __expf(x) : expf(x); }
+__device__ __forceinline__ float exp(float x) { return KILN_FAST_MATH ? __expf(x) : exp_float(x); }
 __device__ __forceinline__ double exp(double x) { return ::exp(x); }
 __device__ __forceinline__ float log(float x) { return KILN_FAST_MATH ? __logf(x) : logf(x); }
 __device__ __forceinline__ double log(double x) { return ::log(x); }
@@ -39,13 +88,41 @@ __device__ __forceinline__ float hypot(float x, float y) { return hypotf(x, y); 
 __device__ __forceinline__ double hypot(double x, double y) { return ::hypot(x, y); }
 
 // ---- activations ----
-__device__ __forceinline__ float tanh(float x) { return tanhf(x); }
+__device__ __forceinline__ float tanh(float x) { return tanh_float(x); }
 __device__ __forceinline__ double tanh(double x) { return ::tanh(x); }
 __device__ __forceinline__ float sigmoid(float x) {
-  return KILN_FAST_MATH ? __fdividef(1.0f, 1.0f + __expf(-x)) : 1.0f / (1.0f + expf(-x));
+  return KILN_FAST_MATH ? __fdividef(1.0f, 1.0f + __expf(-x)) : sigmoid_float(x);
 }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
-__device__ __forceinline__ float erf(float x) { return erff(x); }
+// dev.kiln.FloatMath.erf: in double, series below 0.5, Numerical Recipes' erfc fit above
+__device__ __forceinline__ float erf(float xf) {
+  double x = xf;
+  double a = fabs(x);
+  if (a < 0.5) {
+    double z = x * x;
+    double p = z * (1.0 / 75600) - 1.0 / 9360;
+    p = p * z + 1.0 / 1320;
+    p = p * z - 1.0 / 216;
+    p = p * z + 1.0 / 42;
+    p = p * z - 1.0 / 10;
+    p = p * z + 1.0 / 3;
+    p = 1 - z * p;
+    return (float) (1.1283791670955126 * x * p);
+  }
+  if (!(a < 3.92)) return a != a ? xf : copysignf(1.0f, xf);
+  double t = 1 / (1 + 0.5 * a);
+  double q = 0.17087277;
+  q = q * t - 0.82215223;
+  q = q * t + 1.48851587;
+  q = q * t - 1.13520398;
+  q = q * t + 0.27886807;
+  q = q * t - 0.18628806;
+  q = q * t + 0.09678418;
+  q = q * t + 0.37409196;
+  q = q * t + 1.00002368;
+  double erfc = t * ::exp(-a * a - 1.26551223 + t * q);
+  return (float) copysign(1 - erfc, x);
+}
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }
 
 // ---- trigonometry ----

@@ -25,9 +25,9 @@ class KMathTest {
   }
 
   @Test
-  void floatOverloadsRoundTheDoubleResult() {
-    assertEquals((float) Math.exp((double) 0.3f), KMath.exp(0.3f), 0f);
-    assertEquals((float) (1 / (1 + Math.exp(-0.7f))), KMath.sigmoid(0.7f), 0f);
-    assertEquals(0.5f, KMath.rsqrt(4f), 0f);
+  void floatOverloadsAreWithinTheirStatedErrors() {
+    assertEquals((float) Math.exp((double) 0.3f), KMath.exp(0.3f), Math.ulp(1.35f));
+    assertEquals((float) (1 / (1 + Math.exp(-0.7f))), KMath.sigmoid(0.7f), 2.41 * Math.ulp(0.668f));
+    assertEquals(0.5f, KMath.rsqrt(4f), 0f); // rsqrt still rounds its double result
   }
 }
