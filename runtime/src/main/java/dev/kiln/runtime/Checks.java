@@ -8,6 +8,21 @@ package dev.kiln.runtime;
 public final class Checks {
   private Checks() {}
 
+  /**
+   * An {@code @Out} array must not be the same array as another argument, unless the compiler proved
+   * the operator safe in place for that pair (it then emits no check): a kernel that reads an array it
+   * is writing would see its own or another worker's new values, where the plain method (run in its
+   * own order) may not.
+   */
+  public static void distinct(String operator, String out, Object outArray, String other, Object otherArray) {
+    if (outArray == otherArray && outArray != null) {
+      throw new IllegalArgumentException(operator + ": @Out argument '" + out + "' is the same array as argument '"
+          + other + "'; " + operator + " does not run in place (a worker would read what workers have already"
+          + " written), so pass a separate array for '" + out + "'. Kiln allows it only where each worker reads '"
+          + other + "' just at the element it writes, before writing it (LANGUAGE.md, \"In-place calls\")");
+    }
+  }
+
   /** A {@code @Dim} size must not be negative. */
   public static void dim(String operator, String dim, int value) {
     if (value < 0) {

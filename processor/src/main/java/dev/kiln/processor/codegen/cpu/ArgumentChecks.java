@@ -3,6 +3,7 @@ package dev.kiln.processor.codegen.cpu;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
+import dev.kiln.processor.check.InPlace;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
@@ -68,6 +69,32 @@ public final class ArgumentChecks {
           .addStatement("throw $T.badLength($S, $S, $S, $N, $L, $N($L))", PolyCode.CHECKS, name, a.name(),
               a.shape().text(), lengthVar, actual, dimsHelperName(op), dimsArgs.build())
           .endControlFlow();
+    }
+    code.add(aliasing(op));
+    return code.build();
+  }
+
+  /**
+   * {@code Checks.distinct} for every output and every other array argument, unless the operator is
+   * proved safe in place for the pair ({@link InPlace}); each pair of outputs once.
+   */
+  static CodeBlock aliasing(OperatorIr op) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    List<Param.Array> arrays = op.arrays();
+    for (int i = 0; i < arrays.size(); i++) {
+      Param.Array out = arrays.get(i);
+      if (out.role() == dev.kiln.processor.ir.ArrayRole.IN) {
+        continue;
+      }
+      for (int j = 0; j < arrays.size(); j++) {
+        Param.Array other = arrays.get(j);
+        boolean otherIsOutput = other.role() != dev.kiln.processor.ir.ArrayRole.IN;
+        if (j == i || (otherIsOutput && j < i) || InPlace.safe(op, out, other)) {
+          continue;
+        }
+        code.addStatement("$T.distinct($S, $S, $N, $S, $N)", PolyCode.CHECKS, op.name(), out.name(), out.name(),
+            other.name(), other.name());
+      }
     }
     return code.build();
   }

@@ -1,0 +1,88 @@
+package dev.kiln.tests.alias;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Launchers called with an output that is also an input: refused with a message naming the
+ * operator and both arguments, except where the compiler proved the operator safe in place, and
+ * then the same result as the plain method called the same way.
+ */
+class InPlaceTest {
+  private static float[] data() {
+    return new float[] {1, 2, 3, 4, 5, 6, 7};
+  }
+
+  @Test
+  void anOperatorReadingOnlyTheElementItWritesRunsInPlace() {
+    float[] expected = data();
+    InPlaceOps.scale(expected.length, expected, 3f, expected);
+    float[] actual = data();
+    InPlaceOpsKernels.scale(actual.length, actual, 3f, actual);
+    assertArrayEquals(expected, actual);
+  }
+
+  @Test
+  void aStencilInPlaceIsRefused() {
+    float[] u = data();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InPlaceOpsKernels.stencil(u.length, u, u));
+    assertTrue(e.getMessage().startsWith("stencil: @Out argument 'y' is the same array as argument 'x'"), e.getMessage());
+    assertArrayEquals(data(), u, "nothing was written");
+  }
+
+  @Test
+  void swappingIntoTheInputsIsRefused() {
+    float[] a = data();
+    float[] b = data();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InPlaceOpsKernels.swap(a.length, a, b, a, b));
+    assertTrue(e.getMessage().contains("swap: @Out argument 'x' is the same array as argument 'a'"), e.getMessage());
+  }
+
+  @Test
+  void twoOutputsThatAreOneArrayAreRefused() {
+    float[] a = data();
+    float[] b = data();
+    float[] o = new float[a.length];
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InPlaceOpsKernels.swap(a.length, a, b, o, o));
+    assertTrue(e.getMessage().contains("@Out argument 'x' is the same array as argument 'y'"), e.getMessage());
+  }
+
+  @Test
+  void aCompositeIsNeverInPlace() {
+    float[] u = data();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InPlaceOpsKernels.step(u.length, u, u));
+    assertTrue(e.getMessage().startsWith("step: @Out argument 'out' is the same array as argument 'u'"), e.getMessage());
+  }
+
+  @Test
+  void distinctArraysRunAsBefore() {
+    float[] u = data();
+    float[] expected = new float[u.length];
+    InPlaceOps.step(u.length, u, expected);
+    float[] actual = new float[u.length];
+    InPlaceOpsKernels.step(u.length, u, actual);
+    assertArrayEquals(expected, actual);
+    float[] x = new float[u.length];
+    float[] y = new float[u.length];
+    InPlaceOpsKernels.swap(u.length, u, expected, x, y);
+    assertArrayEquals(expected, x);
+    assertArrayEquals(u, y);
+  }
+
+  /** A gradient launcher is a backward pass (a composite of kernels): never in place, even where the math would allow it. */
+  @Test
+  void aGradientLauncherIsNeverInPlace() {
+    float[] x = data();
+    float[] y = new float[x.length];
+    float[] dy = data();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InPlaceOpsKernels.scaleGrad(x.length, x, 3f, y, dy, dy));
+    assertTrue(e.getMessage().startsWith("scaleGrad: @Out argument 'dx' is the same array as argument 'dy'"), e.getMessage());
+  }
+}
