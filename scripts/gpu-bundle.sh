@@ -18,8 +18,11 @@ rm -rf "$out"
 mkdir -p "$out/lib"
 jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml \
   --strip-debug --no-man-pages --no-header-files --compress=2 --output "$out/jre"
+# Without JavaCPP's OpenBLAS (20 MB of natives, which would take the bundle past the device tool's
+# 64 MiB carry): CPU matrix products there run on Gemm's Java fallback, after one warning.
 for module in runtime tests; do
-  mvn -B -q -pl "$module" dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$out/lib"
+  mvn -B -q -pl "$module" dependency:copy-dependencies -DincludeScope=test -DexcludeGroupIds=org.bytedeco \
+    -DoutputDirectory="$PWD/$out/lib"
   cp -r "$module/target/classes" "$out/$module-classes"
   cp -r "$module/target/test-classes" "$out/$module-test-classes"
 done

@@ -23,6 +23,9 @@
 //   in index order. Every launch is checked for races (run(), below); $KILN_CUDA_EMULATION_RACE_CHECK=0
 //   turns that off.
 //
+// - Libraries: kiln_emu_library_launch (at the end) runs the device work of an emulated CUDA library
+//   (libcublas_emulation.c) in the same order as the launches.
+//
 // Every call is serialised by one lock. Functions the runtime does not call are absent: JCuda binds
 // lazily, and a call to one would end the process with a symbol lookup error naming it.
 #define _GNU_SOURCE
@@ -712,4 +715,38 @@ CUresult cuLaunchKernel(struct function* f, unsigned gx, unsigned gy, unsigned g
   CUresult r = run(f, grid, block, params);
   pthread_mutex_unlock(&lock);
   return r;
+}
+
+// ---- work of the emulated libraries (libcublas_emulation.c) ----
+
+// Runs a library's device work (a cuBLAS GEMM) now, in the calling thread, under the driver's lock.
+// Launches run synchronously in the order they are made, so this is the work's place in stream
+// order: after every kernel launched before it, before every kernel launched after it. `ranges`
+// holds `count` pairs (device address, byte count) that the work reads or writes; one that is not
+// inside a live allocation is what a GPU kernel faults on: nothing runs, and
+// CUDA_ERROR_ILLEGAL_ADDRESS comes from the next synchronising call, and stays. Returns the sticky
+// error when the context has failed (nothing runs), else CUDA_SUCCESS.
+__attribute__((visibility("default")))
+CUresult kiln_emu_library_launch(const char* name, int count, const unsigned long long* ranges,
+    void (*work)(void*), void* context) {
+  pthread_mutex_lock(&lock);
+  if (sticky != CUDA_SUCCESS) {
+    pthread_mutex_unlock(&lock);
+    return sticky;
+  }
+  launches++;
+  for (int i = 0; i < count; i++) {
+    CUdeviceptr start = ranges[2 * i];
+    size_t bytes = (size_t) ranges[2 * i + 1];
+    if (bytes != 0 && find(start, bytes) == NULL) {
+      fprintf(stderr, "kiln emulation: %s would touch %zu bytes at 0x%llx (operand %d), outside every live"
+          " allocation\n", name, bytes, start, i);
+      CUresult r = fail_later(CUDA_ERROR_ILLEGAL_ADDRESS);
+      pthread_mutex_unlock(&lock);
+      return r;
+    }
+  }
+  work(context);
+  pthread_mutex_unlock(&lock);
+  return CUDA_SUCCESS;
 }

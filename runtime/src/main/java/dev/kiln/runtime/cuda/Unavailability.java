@@ -76,6 +76,29 @@ final class Unavailability {
     return firstLine(chainText(t));
   }
 
+  /**
+   * Why cuBLAS cannot be used, as a sentence, given what loading JCublas's binding threw (JCuda's
+   * driver binding loaded: CUDA itself is available).
+   */
+  static String describeCublas(Throwable t) {
+    String library = missingLibrary(chainText(t));
+    if (library != null && library.startsWith("libcublas")) {
+      return "JCublas " + JCUDA_VERSION + " needs " + library + ", CUDA 12's cuBLAS, which was not found;"
+          + " install cuBLAS 12 (the CUDA 12 toolkit, or the nvidia-cublas-cu12 libraries) and put its directory"
+          + " on LD_LIBRARY_PATH.";
+    }
+    if (library != null) {
+      return "JCublas's native library needs " + library + ", which was not found.";
+    }
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if ((c instanceof NoClassDefFoundError || c instanceof ClassNotFoundException)
+          && c.getMessage() != null && c.getMessage().replace('.', '/').contains("jcuda/jcublas")) {
+        return "JCublas is not on the class path (add the dependency org.jcuda:jcublas:" + JCUDA_VERSION + ").";
+      }
+    }
+    return sentence("JCublas's native library could not be loaded: " + firstLine(chainText(t)));
+  }
+
   /** The first library named as missing ({@code "libcuda.so.1"}), or null. */
   static String missingLibrary(String text) {
     Matcher m = MISSING_LIBRARY.matcher(text);

@@ -77,4 +77,18 @@ class UnavailabilityTest {
         Unavailability.describeNvrtc(new UnsatisfiedLinkError(missing)));
     assertEquals("libnvrtc.so.12", Unavailability.missingLibrary(missing));
   }
+
+  @Test
+  void noCublas12() {
+    String r = Unavailability.describeCublas(new UnsatisfiedLinkError(
+        NO_LIBCUDA.replace("JCudaDriver", "JCublas2").replace("libcuda.so.1", "libcublas.so.12")));
+    assertTrue(r.startsWith("JCublas 12.6.0 needs libcublas.so.12, CUDA 12's cuBLAS, which was not found;"), r);
+    assertSentence(r);
+  }
+
+  @Test
+  void noJCublas() {
+    assertEquals("JCublas is not on the class path (add the dependency org.jcuda:jcublas:12.6.0).",
+        Unavailability.describeCublas(new NoClassDefFoundError("jcuda/jcublas/JCublas2")));
+  }
 }

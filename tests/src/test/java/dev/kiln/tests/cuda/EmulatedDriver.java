@@ -21,7 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * Builds the emulated CUDA driver ({@code emulation/libcuda_emulation.c} as {@code libcuda.so.1}),
- * the emulated NVRTC ({@code emulation/libnvrtc_emulation.c} as {@code libnvrtc.so.12}) and, for
+ * the emulated NVRTC ({@code emulation/libnvrtc_emulation.c} as {@code libnvrtc.so.12}), the emulated
+ * cuBLAS ({@code emulation/libcublas_emulation.c} as {@code libcublas.so.12}) and, for
  * every {@code .cu} under {@code META-INF/kiln/} on the class path, a host build against {@code
  * emulation/cuda_emulation.h}, named by the hash of its PTX (when the class has one) and by the hash
  * of its source: that is how the emulated driver's {@code cuModuleLoadData} finds the build of the
@@ -78,8 +79,11 @@ public final class EmulatedDriver {
     Path modules = Files.createDirectories(directory.resolve("modules"));
     Files.writeString(directory.resolve("libcuda_emulation.c"), resource("emulation/libcuda_emulation.c"));
     Files.writeString(directory.resolve("libnvrtc_emulation.c"), resource("emulation/libnvrtc_emulation.c"));
+    Files.writeString(directory.resolve("libcublas_emulation.c"), resource("emulation/libcublas_emulation.c"));
     // JCuda's NVRTC binding asks for its symbols at version node libnvrtc.so.12
     Files.writeString(directory.resolve("libnvrtc.map"), "libnvrtc.so.12 { global: nvrtc*; local: *; };\n");
+    // and JCublas's at libcublas.so.12
+    Files.writeString(directory.resolve("libcublas.map"), "libcublas.so.12 { global: cublas*; local: *; };\n");
     Files.writeString(directory.resolve("cuda_emulation.h"), resource("emulation/cuda_emulation.h"));
     for (String h : HEADERS) {
       Path target = directory.resolve(h);
@@ -101,9 +105,16 @@ public final class EmulatedDriver {
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
     try {
       List<Future<?>> jobs = new ArrayList<>();
-      jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1", "-U_FORTIFY_SOURCE",
-          "-o", directory.resolve("libcuda.so.1").toString(), directory.resolve("libcuda_emulation.c").toString(),
-          "-ldl", "-lpthread"))));
+      jobs.add(pool.submit(() -> {
+        compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1", "-U_FORTIFY_SOURCE",
+            "-o", directory.resolve("libcuda.so.1").toString(), directory.resolve("libcuda_emulation.c").toString(),
+            "-ldl", "-lpthread"));
+        // cuBLAS runs its products through the driver's kiln_emu_library_launch: linked against it
+        return compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O2",
+            "-Wl,-soname,libcublas.so.12", "-Wl,--version-script=" + directory.resolve("libcublas.map"),
+            "-o", directory.resolve("libcublas.so.12").toString(), directory.resolve("libcublas_emulation.c").toString(),
+            "-L", directory.toString(), "-l:libcuda.so.1"));
+      }));
       jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1",
           "-Wl,-soname,libnvrtc.so.12", "-Wl,--version-script=" + directory.resolve("libnvrtc.map"),
           "-o", directory.resolve("libnvrtc.so.12").toString(), directory.resolve("libnvrtc_emulation.c").toString()))));

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The GPU tests ({@link CudaAgreementTest}, {@link CudaGradientAgreementTest}, the runtime's {@code
- * CudaGpuTest}) run without a GPU: in child JVMs whose {@code libcuda.so.1} is the emulated driver
+ * CudaGpuTest} and {@code CudaBlasGpuTest}) run without a GPU: in child JVMs whose {@code libcuda.so.1} is the emulated driver
  * ({@link EmulatedDriver}), with {@code -Dkiln.device=cuda}. Everything above the driver is what
  * runs on a GPU: JCuda, the runtime's preflight, device arrays, module loading from the PTX
  * resources (or NVRTC), argument checks and launch configurations, and every generated device
@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmulatedGpuTest {
   private static final String RUNTIME_TEST = "dev.kiln.runtime.cuda.CudaGpuTest";
+  private static final String CUBLAS_TEST = "dev.kiln.runtime.cuda.CudaBlasGpuTest";
   private static final String FAULTS = EmulationFaultsTest.class.getName();
 
   /** The GPU tests of the generated kernels. */
@@ -62,6 +63,7 @@ class EmulatedGpuTest {
   Stream<DynamicTest> gpuTestsPassOnTheEmulatedDriver() throws Exception {
     List<String> tests = new ArrayList<>(KERNEL_TESTS);
     tests.add(RUNTIME_TEST);
+    tests.add(CUBLAS_TEST);
     tests.addAll(CLEAN_CHECKS);
     return run("real grid limits", Map.of(), List.of(), "1", tests);
   }

@@ -1,0 +1,234 @@
+package dev.kiln.runtime.cpu;
+
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import org.bytedeco.javacpp.DoublePointer;
+import org.bytedeco.javacpp.FloatPointer;
+import org.bytedeco.openblas.global.openblas_nolapack;
+
+/**
+ * {@link Gemm}'s native backend: OpenBLAS's {@code cblas_sgemm}/{@code cblas_dgemm} through
+ * JavaCPP's presets, on operands staged in off-heap memory.
+ *
+ * <p>Why staging: handed Java arrays, JavaCPP's JNI copies every array in and out through a fresh
+ * {@code malloc} on each call (124 GFLOP/s at 512x1024x1024 on the 2-core machine, against 228
+ * with off-heap pointers). Here each calling thread keeps three grow-only off-heap buffers per
+ * precision ({@link OffHeapStaging}); A and B are copied in, packed (a leading dimension larger
+ * than the row becomes the row length), C is copied in only when {@code beta != 0} and copied out
+ * after. The copies are O(mk + kn + mn) against the product's O(mnk).
+ *
+ * <p>This is the only class that names JavaCPP or OpenBLAS types; {@link BlasBackend} loads it on
+ * the first product that needs it, so a program that multiplies no matrices never loads JavaCPP.
+ * OpenBLAS runs single-threaded in each of {@link CpuExecutor}'s tasks, or with {@code
+ * -Dkiln.blas.threading=openblas} on its own threads ({@link #threads()}); then {@link Gemm} must
+ * be called from the caller's thread, not from inside a {@link CpuExecutor} task (the two pools
+ * would share the cores twice over). See {@link BlasBackend} for why Kiln's pool by default.
+ */
+final class OpenBlasGemm {
+  /** The property that sets OpenBLAS's thread count (default: the processors Java sees). */
+  static final String THREADS_PROPERTY = "kiln.blas.threads";
+
+  private static final ThreadLocal<OffHeapStaging> STAGING =
+      ThreadLocal.withInitial(OffHeapStaging::new);
+
+  private OpenBlasGemm() {}
+
+  /**
+   * Loads OpenBLAS's natives (extracting them from the jar into JavaCPP's cache the first time),
+   * sets its threads (one when {@code onKilnPool}), and returns the description {@link
+   * Gemm#backend()} reports.
+   *
+   * <p>Throws whatever loading throws: {@code UnsatisfiedLinkError} without natives for this
+   * platform, {@code NoClassDefFoundError} without the jars.
+   */
+  static String load(boolean onKilnPool) {
+    // Touching the class runs Loader.load() in its static initialiser.
+    int before = openblas_nolapack.blas_get_num_threads();
+    if (onKilnPool) {
+      openblas_nolapack.blas_set_num_threads(1);
+      return "openblas (" + CpuExecutor.threads() + " threads, Kiln's pool)";
+    }
+    Integer wanted = threads();
+    if (wanted != null) {
+      openblas_nolapack.blas_set_num_threads(wanted);
+    }
+    int threads = openblas_nolapack.blas_get_num_threads();
+    return "openblas (" + (threads > 0 ? threads : before) + " threads)";
+  }
+
+  /**
+   * The thread count to set: {@code -Dkiln.blas.threads}, else the processors Java sees, unless
+   * one of OpenBLAS's own environment variables already chose (null then).
+   */
+  private static Integer threads() {
+    String text = System.getProperty(THREADS_PROPERTY);
+    if (text != null && !text.isBlank()) {
+      try {
+        int value = Integer.parseInt(text.trim());
+        if (value >= 1) {
+          return value;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the message
+      }
+      throw new IllegalArgumentException(
+          "-D" + THREADS_PROPERTY + "=" + text + " must be a positive integer");
+    }
+    for (String env : new String[] {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"}) {
+      String value = System.getenv(env);
+      if (value != null && !value.isBlank()) {
+        return null;
+      }
+    }
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /**
+   * One checked product with every size positive; see {@link Gemm#sgemm}. {@code onKilnPool}: cut
+   * into blocks that {@link CpuExecutor}'s tasks multiply at once (OpenBLAS single-threaded).
+   */
+  static void sgemm(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOffset,
+      int lda, float[] b, int bOffset, int ldb, float beta, float[] c, int cOffset, int ldc,
+      boolean onKilnPool) {
+    OffHeapStaging staging = STAGING.get();
+    int rowsA = transA ? k : m;
+    int colsA = transA ? m : k;
+    int rowsB = transB ? n : k;
+    int colsB = transB ? k : n;
+    FloatPointer pa = staging.floats(0, (long) rowsA * colsA);
+    FloatPointer pb = staging.floats(1, (long) rowsB * colsB);
+    FloatPointer pc = staging.floats(2, (long) m * n);
+    copyIn(a, aOffset, lda, rowsA, colsA, staging.floatBuffer(0));
+    copyIn(b, bOffset, ldb, rowsB, colsB, staging.floatBuffer(1));
+    if (beta != 0) {
+      copyIn(c, cOffset, ldc, m, n, staging.floatBuffer(2));
+    }
+    Split split = Split.of(onKilnPool, m, n, k);
+    CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
+      boolean rows = split.byRows;
+      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
+          rows ? hi - lo : m, rows ? n : hi - lo, k, 1f,
+          at(pa, split.aOffset(transA, lo, colsA)), colsA,
+          at(pb, split.bOffset(transB, lo, colsB)), colsB, beta,
+          at(pc, split.cOffset(lo, n)), n);
+    });
+    copyOut(staging.floatBuffer(2), m, n, c, cOffset, ldc);
+  }
+
+  /** As {@link #sgemm}, in double. */
+  static void dgemm(boolean transA, boolean transB, int m, int n, int k, double[] a, int aOffset,
+      int lda, double[] b, int bOffset, int ldb, double beta, double[] c, int cOffset, int ldc,
+      boolean onKilnPool) {
+    OffHeapStaging staging = STAGING.get();
+    int rowsA = transA ? k : m;
+    int colsA = transA ? m : k;
+    int rowsB = transB ? n : k;
+    int colsB = transB ? k : n;
+    DoublePointer pa = staging.doubles(0, (long) rowsA * colsA);
+    DoublePointer pb = staging.doubles(1, (long) rowsB * colsB);
+    DoublePointer pc = staging.doubles(2, (long) m * n);
+    copyIn(a, aOffset, lda, rowsA, colsA, staging.doubleBuffer(0));
+    copyIn(b, bOffset, ldb, rowsB, colsB, staging.doubleBuffer(1));
+    if (beta != 0) {
+      copyIn(c, cOffset, ldc, m, n, staging.doubleBuffer(2));
+    }
+    Split split = Split.of(onKilnPool, m, n, k);
+    CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
+      boolean rows = split.byRows;
+      openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
+          rows ? hi - lo : m, rows ? n : hi - lo, k, 1d,
+          at(pa, split.aOffset(transA, lo, colsA)), colsA,
+          at(pb, split.bOffset(transB, lo, colsB)), colsB, beta,
+          at(pc, split.cOffset(lo, n)), n);
+    });
+    copyOut(staging.doubleBuffer(2), m, n, c, cOffset, ldc);
+  }
+
+  private static int op(boolean trans) {
+    return trans ? openblas_nolapack.CblasTrans : openblas_nolapack.CblasNoTrans;
+  }
+
+  private static FloatPointer at(FloatPointer base, long offset) {
+    return offset == 0 ? base : new FloatPointer(base).position(offset);
+  }
+
+  private static DoublePointer at(DoublePointer base, long offset) {
+    return offset == 0 ? base : new DoublePointer(base).position(offset);
+  }
+
+  /**
+   * How a product is cut for Kiln's pool: into {@code parts} blocks of C's rows (of its columns
+   * when C is wider than tall), a single part on OpenBLAS's own threads. Offsets are into the
+   * staged (packed) operands.
+   */
+  private record Split(int parts, boolean byRows) {
+    static Split of(boolean onKilnPool, int m, int n, int k) {
+      boolean byRows = m >= n;
+      if (!onKilnPool) {
+        return new Split(1, byRows);
+      }
+      int extent = byRows ? m : n;
+      long work = (long) (byRows ? n : m) * k;
+      return new Split(Math.min(CpuExecutor.threads(), CpuExecutor.chunks(extent, work)), byRows);
+    }
+
+    int extent(int m, int n) {
+      return byRows ? m : n;
+    }
+
+    long aOffset(boolean transA, int lo, int colsA) {
+      return byRows ? (transA ? lo : (long) lo * colsA) : 0;
+    }
+
+    long bOffset(boolean transB, int lo, int colsB) {
+      return byRows ? 0 : (transB ? (long) lo * colsB : lo);
+    }
+
+    long cOffset(int lo, int n) {
+      return byRows ? (long) lo * n : lo;
+    }
+  }
+
+  /** Packs a {@code rows x cols} matrix stored {@code ld} apart into {@code to} from index 0. */
+  private static void copyIn(float[] from, int offset, int ld, int rows, int cols, FloatBuffer to) {
+    if (ld == cols) {
+      to.put(0, from, offset, rows * cols);
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      to.put(r * cols, from, offset + r * ld, cols);
+    }
+  }
+
+  private static void copyOut(FloatBuffer from, int rows, int cols, float[] to, int offset, int ld) {
+    if (ld == cols) {
+      from.get(0, to, offset, rows * cols);
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      from.get(r * cols, to, offset + r * ld, cols);
+    }
+  }
+
+  private static void copyIn(double[] from, int offset, int ld, int rows, int cols,
+      DoubleBuffer to) {
+    if (ld == cols) {
+      to.put(0, from, offset, rows * cols);
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      to.put(r * cols, from, offset + r * ld, cols);
+    }
+  }
+
+  private static void copyOut(DoubleBuffer from, int rows, int cols, double[] to, int offset,
+      int ld) {
+    if (ld == cols) {
+      from.get(0, to, offset, rows * cols);
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      from.get(r * cols, to, offset + r * ld, cols);
+    }
+  }
+}

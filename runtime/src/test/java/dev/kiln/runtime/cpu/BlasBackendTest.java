@@ -1,0 +1,115 @@
+package dev.kiln.runtime.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** How {@link BlasBackend} chooses, says why, and stays unloaded until a product needs it. */
+class BlasBackendTest {
+  /** The runtime's pom ships OpenBLAS natives for linux-x86_64 (kiln.blas.platform). */
+  static boolean nativesShipped() {
+    String arch = System.getProperty("os.arch");
+    return System.getProperty("os.name").toLowerCase().startsWith("linux")
+        && ("amd64".equals(arch) || "x86_64".equals(arch));
+  }
+
+  private static String failingLoad(boolean onKilnPool) {
+    throw new UnsatisfiedLinkError("no jniopenblas_nolapack in java.library.path");
+  }
+
+  @Test
+  void fallsBackToJavaSayingWhy() {
+    BlasBackend.Choice choice = BlasBackend.choose(null, null, BlasBackendTest::failingLoad);
+    assertEquals(BlasBackend.JAVA, choice.backend());
+    assertEquals("java (OpenBLAS did not load: UnsatisfiedLinkError: no jniopenblas_nolapack in"
+        + " java.library.path)", choice.description());
+    assertNull(choice.failure());
+  }
+
+  @Test
+  void forcedOpenBlasFailsSayingWhy() {
+    BlasBackend.Choice choice = BlasBackend.choose("openblas", null, BlasBackendTest::failingLoad);
+    assertNull(choice.backend());
+    String message = choice.failure().getMessage();
+    assertTrue(message.startsWith("-Dkiln.blas=openblas was given, but OpenBLAS did not load:"
+        + " UnsatisfiedLinkError: no jniopenblas_nolapack"), message);
+    assertTrue(message.contains("org.bytedeco:openblas"), message);
+  }
+
+  @Test
+  void forcedJavaLoadsNothing() {
+    BlasBackend.Choice choice = BlasBackend.choose(" Java ", null, pool -> fail("loaded OpenBLAS"));
+    assertEquals(BlasBackend.JAVA, choice.backend());
+    assertEquals("java (-Dkiln.blas=java)", choice.description());
+  }
+
+  @Test
+  void unknownBackendIsRefused() {
+    BlasBackend.Choice choice = BlasBackend.choose("mkl", null, pool -> fail("loaded OpenBLAS"));
+    assertEquals("-Dkiln.blas=mkl is not a BLAS backend; use openblas, java or auto",
+        choice.failure().getMessage());
+  }
+
+  @Test
+  void threadingPicksThePool() {
+    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL,
+        BlasBackend.choose(null, "kiln", pool -> pool ? "openblas (kiln)" : "wrong").backend());
+    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL,
+        BlasBackend.choose(null, null, pool -> pool ? "openblas (kiln)" : "wrong").backend());
+    assertEquals(BlasBackend.OPENBLAS,
+        BlasBackend.choose("openblas", "OpenBLAS", pool -> pool ? "wrong" : "openblas (own)").backend());
+    assertEquals("-Dkiln.blas.threading=omp is not a thread pool; use openblas (OpenBLAS's threads)"
+        + " or kiln (Kiln's)", BlasBackend.choose(null, "omp", pool -> "x").failure().getMessage());
+  }
+
+  @Test
+  void openBlasLoadsHere() {
+    assumeTrue(nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
+    assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
+    String backend = Gemm.backend();
+    assertTrue(backend.matches("openblas \\(\\d+ threads(, Kiln's pool)?\\)"), backend);
+  }
+
+  /** In a child JVM with -verbose:class: a small product loads no JavaCPP class, a large one does. */
+  @Test
+  void javaCppLoadsOnlyForProductsThatNeedIt() throws Exception {
+    assumeTrue(nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
+    String small = childClassLog("8");
+    assertTrue(small.contains("dev.kiln.runtime.cpu.JavaSgemm"), small);
+    assertFalse(small.contains("org.bytedeco"), "a small product loaded JavaCPP:\n" + small);
+    String large = childClassLog("64");
+    assertTrue(large.contains("org.bytedeco.javacpp.Loader"), large);
+  }
+
+  private static String childClassLog(String size) throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process process = new ProcessBuilder(List.of(java.toString(), "-verbose:class", "-cp",
+        System.getProperty("java.class.path"), OneProduct.class.getName(), size))
+        .redirectErrorStream(true)
+        .start();
+    byte[] out = process.getInputStream().readAllBytes();
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the child JVM did not finish");
+    String text = new String(out, StandardCharsets.UTF_8);
+    assertEquals(0, process.exitValue(), text);
+    return text;
+  }
+
+  /** The child: one n x n x n product through the public entry point. */
+  static final class OneProduct {
+    public static void main(String[] args) {
+      int n = Integer.parseInt(args[0]);
+      float[] x = new float[n * n];
+      Gemm.sgemm(false, false, n, n, n, x, 0, n, x.clone(), 0, n, 0f, new float[n * n], 0, n);
+    }
+  }
+}
