@@ -89,4 +89,43 @@ final class Agreement {
     }
     return diff - (absTol + relTol * Math.abs(expected));
   }
+
+  /**
+   * Agreement of a matrix product with its source loop (LANGUAGE.md, "Matrix products"): a GEMM
+   * sums the {@code k} products in another order than the loop, so each element may differ by
+   * {@code 2 (k + 2) u magnitude[i]}, where {@code magnitude} is the operator run on the absolute
+   * values of its inputs (for a sum of products plus a bias, {@code sum|a*b| + |bias|}) and u is
+   * 2^-24. NaN must match NaN.
+   */
+  static void assertWithinContraction(float[] expected, float[] actual, float[] magnitude, int k) {
+    assertEquals(expected.length, actual.length, "array length");
+    double gamma = 2.0 * (k + 2) * 0x1p-24;
+    int count = 0;
+    int first = -1;
+    for (int i = 0; i < expected.length; i++) {
+      double bound = gamma * Math.abs((double) magnitude[i]) + Float.MIN_NORMAL;
+      boolean ok = Float.isNaN(expected[i]) || Float.isNaN(actual[i])
+          ? Float.isNaN(expected[i]) && Float.isNaN(actual[i])
+          : expected[i] == actual[i] || Math.abs((double) expected[i] - actual[i]) <= bound;
+      if (!ok) {
+        count++;
+        first = first < 0 ? i : first;
+      }
+    }
+    if (first >= 0) {
+      fail(String.format("%d of %d elements differ by more than the contraction bound 2(k+2)u*magnitude (k=%d);"
+          + " first at [%d]: expected %s but was %s (magnitude %s)", count, expected.length, k, first,
+          expected[first], actual[first], magnitude[first]));
+    }
+  }
+
+  /** The absolute values of {@code x}, for {@link #assertWithinContraction}'s magnitudes. */
+  static float[] abs(float[] x) {
+    float[] out = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      out[i] = Math.abs(x[i]);
+    }
+    return out;
+  }
+
 }

@@ -36,7 +36,7 @@ public final class KilnProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedOptions() {
-    return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math");
+    return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math", OperatorProcessingStep.OPTION_CONTRACTIONS);
   }
 
   @Override

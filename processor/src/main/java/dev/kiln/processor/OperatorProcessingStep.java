@@ -5,6 +5,8 @@ import com.sun.source.util.Trees;
 import dev.kiln.processor.check.OutputCheck;
 import dev.kiln.processor.check.RaceCheck;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
+import dev.kiln.processor.contraction.Contraction;
+import dev.kiln.processor.contraction.Contractions;
 import dev.kiln.processor.codegen.cuda.CudaWriter;
 import dev.kiln.processor.codegen.cuda.Nvcc;
 import dev.kiln.processor.diag.Message;
@@ -53,16 +55,24 @@ import javax.tools.StandardLocation;
  * crash of javac.
  */
 final class OperatorProcessingStep {
+  /** {@code -Akiln.contractions=loops} keeps matrix products as the exact loops (no GEMM leaves). */
+  static final String OPTION_CONTRACTIONS = "kiln.contractions";
+
+  /** Starts the part of {@code <Class>.ir.txt} that lists the contraction pass's GEMM leaves and epilogues. */
+  public static final String CONTRACTIONS_HEADER = "\n# Matrix products as library GEMM leaves (the contraction pass)\n";
+
   private final Elements elements;
   private final Filer filer;
   private final Trees trees;
   private final Reporter reporter;
   private final Nvcc nvcc;
   private boolean nvccNoted;
+  private final boolean contractionsAsLoops;
 
   OperatorProcessingStep(ProcessingEnvironment env, Trees trees) {
     this.nvcc = Nvcc.find(env.getOptions(), System.getenv());
     this.nvccNoted = Nvcc.disabled(env.getOptions()); // no note when the user turned nvcc off
+    this.contractionsAsLoops = "loops".equals(env.getOptions().get(OPTION_CONTRACTIONS));
     this.elements = env.getElementUtils();
     this.filer = env.getFiler();
     this.trees = trees;
@@ -147,12 +157,35 @@ final class OperatorProcessingStep {
         gradientPlans.add(plan);
         plan.kernels().forEach(k -> compiled.add(k.ir()));
       }
+      List<Contraction> contractions = new ArrayList<>();
+      if (!contractionsAsLoops) {
+        Map<String, Map<String, dev.kiln.processor.ir.Poly>> derivedSizes = new java.util.HashMap<>();
+        for (FusionPlan plan : plans) {
+          plan.kernels().forEach(k -> k.derived().forEach(d ->
+              derivedSizes.computeIfAbsent(k.ir().name(), n -> new java.util.HashMap<>()).put(d.param().name(), d.value())));
+        }
+        for (FusionPlan plan : gradientPlans) {
+          plan.kernels().forEach(k -> k.derived().forEach(d ->
+              derivedSizes.computeIfAbsent(k.ir().name(), n -> new java.util.HashMap<>()).put(d.param().name(), d.value())));
+        }
+        for (OperatorIr op : List.copyOf(compiled)) {
+          Contraction c = Contractions.lower(op, name -> kernelName(name, "epilogue", names),
+              derivedSizes.getOrDefault(op.name(), Map.of()));
+          if (c != null) {
+            contractions.add(c);
+            if (c.epilogue() != null) {
+              compiled.add(c.epilogue());
+            }
+          }
+        }
+      }
       CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
       List<FusionPlan> allPlans = new ArrayList<>(plans);
       allPlans.addAll(gradientPlans);
-      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase);
+      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase,
+          Contractions.byOperator(contractions));
       file.writeTo(filer);
-      writeIr(owner, pkg, operators, plans);
+      writeIr(owner, pkg, operators, plans, contractions);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
         write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
@@ -166,7 +199,9 @@ final class OperatorProcessingStep {
             gradientOf.put(launcher, op.name());
           }
         }
-        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf);
+        Map<String, String> gemmLeaves = new java.util.HashMap<>();
+        contractions.forEach(c -> gemmLeaves.put(c.op().name(), c.reason()));
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf, gemmLeaves);
         write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
         write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
       }
@@ -181,7 +216,12 @@ final class OperatorProcessingStep {
 
   /** {@code <composite>_k<n>}, made unique among the class's operator names. */
   private static String kernelName(String composite, int k, java.util.Set<String> names) {
-    String name = composite + "_k" + k;
+    return kernelName(composite, "k" + k, names);
+  }
+
+  /** {@code <operator>_<suffix>}, made unique among the class's operator names. */
+  private static String kernelName(String composite, String suffix, java.util.Set<String> names) {
+    String name = composite + "_" + suffix;
     while (!names.add(name)) {
       name = name + "_";
     }
@@ -280,7 +320,8 @@ final class OperatorProcessingStep {
     return b.toString();
   }
 
-  private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans) throws IOException {
+  private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans,
+      List<Contraction> contractions) throws IOException {
     String path = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/")
         + KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "") + ".ir.txt";
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
@@ -295,6 +336,16 @@ final class OperatorProcessingStep {
       for (FusionPlan plan : plans) {
         w.write('\n');
         w.write(FusionPrinter.print(plan));
+      }
+      if (!contractions.isEmpty()) {
+        w.write(CONTRACTIONS_HEADER);
+      }
+      for (Contraction c : contractions) {
+        w.write('\n');
+        w.write(Contractions.describe(c));
+        if (c.epilogue() != null) {
+          w.write(IrPrinter.print(c.epilogue()));
+        }
       }
     }
   }

@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ProductLoops;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
@@ -101,6 +102,9 @@ final class MergeAttempt {
     }
     boolean shorter = !c.extents().isEmpty() && c.extents().size() < g.extents.size()
         && g.extents.subList(0, c.extents().size()).equals(c.extents());
+    if (shorter && ProductLoops.any(g.body)) {
+      return no("the kernel before computes a matrix product, which keeps its grid to run as a library GEMM (the contraction pass)");
+    }
     if (shorter && (related || !fromG.isEmpty())) {
       // a per-row consumer of a per-element producer: the producer's trailing dimensions become loops
       Group demoted = g.demotedTo(c.extents().size(), f, dims, loopIds);
@@ -115,6 +119,10 @@ final class MergeAttempt {
     boolean extends_ = g.extents.size() < c.extents().size() && c.extents().subList(0, g.extents.size()).equals(g.extents);
     if (!equal && !extends_) {
       return no("the grids differ (" + c.extents() + " after " + g.extents + ") and neither extends the other");
+    }
+    if (extends_ && ProductLoops.any(c.body())) {
+      return no(id + " is a matrix product, which keeps its grid to run as a library GEMM (the contraction pass)"
+          + " rather than become a sequential loop of the kernel before");
     }
     if (!equal && g.extents.isEmpty()) {
       return no(id + " stays parallel in a kernel of its own rather than run on the single worker of the kernel before");

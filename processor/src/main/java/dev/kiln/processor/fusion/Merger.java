@@ -96,9 +96,11 @@ public final class Merger {
     Map<Param.Array, Integer> uses = new HashMap<>();
     countLoads(raw.body(), uses, new java.util.HashSet<>());
     Set<Param.Array> inlined = new LinkedHashSet<>();
+    Set<Expr.Load> productOperands = dev.kiln.processor.ir.ProductLoops.operands(raw.body());
     ExprMapper inliner = ExprMapper.loadsOnly(f, load -> {
       Producer p = producers.get(load.array());
-      if (p == null || !worthInlining(load, p, uses.getOrDefault(load.array(), 0), raw.grid())) {
+      if (p == null || productOperands.contains(load)  // a GEMM operand is read from memory
+          || !worthInlining(load, p, uses.getOrDefault(load.array(), 0), raw.grid())) {
         return load;
       }
       inlined.add(load.array());

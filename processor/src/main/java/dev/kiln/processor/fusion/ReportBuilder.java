@@ -16,23 +16,25 @@ public final class ReportBuilder {
   private ReportBuilder() {}
 
   public static FusionReport of(String owner, List<FusionPlan> plans) {
-    return of(owner, plans, java.util.Map.of());
+    return of(owner, plans, java.util.Map.of(), java.util.Map.of());
   }
 
   /**
    * The report of forward composites and backward passes.
    *
    * @param gradientOf for each backward pass's name, the operator it is the gradient of
+   * @param gemmLeaves for each kernel lowered to library matrix products, why (the contraction pass)
    */
-  public static FusionReport of(String owner, List<FusionPlan> plans, java.util.Map<String, String> gradientOf) {
+  public static FusionReport of(String owner, List<FusionPlan> plans, java.util.Map<String, String> gradientOf,
+      java.util.Map<String, String> gemmLeaves) {
     List<FusionReport.Composite> out = new ArrayList<>();
     for (FusionPlan p : plans) {
-      out.add(composite(p, gradientOf.get(p.composite().name())));
+      out.add(composite(p, gradientOf.get(p.composite().name()), gemmLeaves));
     }
     return new FusionReport(owner, out);
   }
 
-  private static FusionReport.Composite composite(FusionPlan plan, String gradientOf) {
+  private static FusionReport.Composite composite(FusionPlan plan, String gradientOf, java.util.Map<String, String> gemmLeaves) {
     CompositeIr c = plan.composite();
     List<FusionReport.CallNode> calls = new ArrayList<>();
     for (CompositeIr.Call call : c.calls()) {
@@ -63,7 +65,8 @@ public final class ReportBuilder {
       for (Param.Array a : k.ir().arrays()) {
         (a.role() == ArrayRole.IN ? reads : writes).add(a.name());
       }
-      kernels.add(new FusionReport.Kernel(k.ir().name(), fused, grid(k.ir()), reads, writes));
+      String leaf = gemmLeaves.get(k.ir().name());
+      kernels.add(new FusionReport.Kernel(k.ir().name(), fused, grid(k.ir()), reads, writes, leaf == null ? null : "gemm", leaf));
     }
     List<FusionReport.Edge> edges = new ArrayList<>();
     for (FusionPlan.Edge e : plan.edges()) {

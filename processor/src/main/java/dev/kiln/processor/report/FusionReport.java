@@ -70,12 +70,20 @@ public record FusionReport(String owner, List<Composite> operators) {
    * @param fusedOps the ids of the calls whose work it does, in source order
    * @param grid its worker grid as text, e.g. {@code "[b < B, h < H]"}
    * @param reads tensors it reads from memory; {@code writes}: tensors it stores
+   * @param leaf {@code "gemm"} when the kernel's products run as library matrix products (its other
+   *     work in a fused epilogue), else null; {@code leafReason} says which products and why
    */
-  public record Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes) {
+  public record Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes,
+      String leaf, String leafReason) {
     public Kernel {
       fusedOps = List.copyOf(fusedOps);
       reads = List.copyOf(reads);
       writes = List.copyOf(writes);
+    }
+
+    /** A kernel that is generated code only. */
+    public Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes) {
+      this(name, fusedOps, grid, reads, writes, null, null);
     }
   }
 

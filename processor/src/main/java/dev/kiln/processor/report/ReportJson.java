@@ -17,7 +17,8 @@ import dev.kiln.processor.report.FusionReport.Tensor;
  *   {"name", "pass" ("forward" or "backward"), "gradientOf" (backward only), "kernelCount", "callCount", "temporaryCount", "allocatedTemporaryCount",
  *    "calls":   [{"id", "operator", "line", "reads": [..], "writes": [..]}],
  *    "tensors": [{"name", "kind", "shape", "allocated"}],
- *    "kernels": [{"name", "fusedOps": [..], "grid", "reads": [..], "writes": [..]}],
+ *    "kernels": [{"name", "fusedOps": [..], "grid", "reads": [..], "writes": [..],
+ *                 "leaf": "gemm" and "leafReason" (only for a kernel whose products are library GEMMs)}],
  *    "edges":   [{"from", "to", "tensor", "fused", "reason"}]}]}
  * }</pre>
  *
@@ -92,8 +93,11 @@ public final class ReportJson {
           .field("fusedOps", k.fusedOps())
           .field("grid", k.grid())
           .field("reads", k.reads())
-          .field("writes", k.writes())
-          .endObject();
+          .field("writes", k.writes());
+      if (k.leaf() != null) {
+        json.field("leaf", k.leaf()).field("leafReason", k.leafReason());
+      }
+      json.endObject();
     }
     json.endArray().beginArray("edges");
     for (Edge e : c.edges()) {

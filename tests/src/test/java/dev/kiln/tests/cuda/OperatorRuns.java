@@ -43,7 +43,7 @@ final class OperatorRuns {
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
       HandGradients.class, Gradients.class,
-      Regressions.class);
+      Regressions.class, dev.kiln.tests.contraction.Products.class);
   private static final int[] SIZES = {37, 130};
 
   /**

@@ -75,7 +75,8 @@ class EdgesTest {
     float[] actual = nan(m);
     EdgesKernels.padConvMatvec(m, kk, a, x, k, actual);
     assertNoNaN(expected, "out");
-    Agreement.assertSame(expected, actual);
+    // the matrix-vector product is a GEMM leaf; the 3-tap convolution passes its rounding on with gain sum|k|
+    Agreement.assertWithinContraction(expected, actual, Agreement.matvecMagnitude(m, kk, a, x, 2.25f, m), kk);
     inputs.assertUnchanged();
   }
 

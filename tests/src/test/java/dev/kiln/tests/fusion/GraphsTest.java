@@ -38,7 +38,13 @@ class GraphsTest {
     float[] actual = nan(b * n);
     GraphsKernels.matmulDiamond(b, k, n, x, w, actual);
     assertNoNaN(expected, "out");
-    Agreement.assertSame(expected, actual);
+    // the product is a GEMM leaf: within its bound, through tanh + sigmoid (Lipschitz 1 + 1/4)
+    float[] magnitude = nan(b * n);
+    Prims.matmul(b, k, n, Agreement.abs(x), Agreement.abs(w), magnitude);
+    for (int i = 0; i < magnitude.length; i++) {
+      magnitude[i] *= 1.25f;
+    }
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
     inputs.assertUnchanged();
   }
 
@@ -67,7 +73,8 @@ class GraphsTest {
     float[] actual = nan(m);
     GraphsKernels.stencilDiamond(m, k, a, x, actual);
     assertNoNaN(expected, "out");
-    Agreement.assertSame(expected, actual);
+    // the matrix-vector product is a GEMM leaf; tanh and the blur pass its rounding on with gain <= 2
+    Agreement.assertWithinContraction(expected, actual, Agreement.matvecMagnitude(m, k, a, x, 2f, m), k);
     inputs.assertUnchanged();
   }
 

@@ -27,17 +27,25 @@ final class GridKernelWriter {
 
   private GridKernelWriter() {}
 
-  static MethodSpec write(OperatorIr op, ClassName owner) {
+  /**
+   * The launcher of {@code op}; with {@code checked} false, a private kernel without argument checks
+   * (an epilogue, which its contraction's launcher calls after checking its own arguments).
+   */
+  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CPU kernel of {@link $T#$L}: the same parameters and results, run over the grid in parallel.\n", owner, op.name());
+        .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
+        .addJavadoc(checked
+            ? "CPU kernel of {@link $T#$L}: the same parameters and results, run over the grid in parallel.\n"
+            : "The epilogue of a matrix product of {@link $T}: the rest of each worker ($L).\n", owner, op.name());
     List<String> reserved = new ArrayList<>();
     for (Param p : op.params()) {
       m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
       reserved.add(p.name());
       reserved.add(p.name() + "$length");
     }
-    m.addCode(ArgumentChecks.of(op));
+    if (checked) {
+      m.addCode(ArgumentChecks.of(op));
+    }
 
     Names names = new Names(reserved);
     String chunk = names.fresh("chunk");

@@ -5,9 +5,11 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.codegen.cuda.DeviceCompositeWriter;
+import dev.kiln.processor.codegen.cuda.DeviceGemmLauncherWriter;
 import dev.kiln.processor.codegen.cuda.DeviceLauncherWriter;
 import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.codegen.cuda.KernelInfo;
@@ -35,7 +37,14 @@ public final class KernelsWriter {
    * @param resourceBase {@code <package path>/<Class>}: where the class's .cu and .ptx lie under META-INF/kiln
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
-      List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase) {
+      List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
+      Map<String, Contraction> contractions) {
+    java.util.Set<String> epilogues = new java.util.HashSet<>();
+    contractions.values().forEach(c -> {
+      if (c.epilogue() != null) {
+        epilogues.add(c.epilogue().name());
+      }
+    });
     ClassName ownerName = ClassName.get(owner);
     ClassName name = kernelsName(owner, packageName);
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
@@ -54,8 +63,20 @@ public final class KernelsWriter {
         if (ElementwiseWriter.mappable(op)) {
           ElementwiseWriter.maps(op, ownerName).forEach(type::addMethod);
         }
+      } else if (contractions.containsKey(op.name())) {
+        Contraction c = contractions.get(op.name());
+        type.addMethod(GemmLauncherWriter.write(c, ownerName));
+        type.addMethod(ArgumentChecks.dimsHelper(op));
+        KernelInfo epilogue = c.epilogue() == null ? null : cuda.get(c.epilogue().name());
+        if (cuda.containsKey(op.name()) && (c.epilogue() == null || epilogue != null)) {
+          type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, ownerName, name, resourceBase));
+        }
+        continue;
+      } else if (epilogues.contains(op.name())) {
+        type.addMethod(GridKernelWriter.write(op, ownerName, false));
+        continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
-        type.addMethod(GridKernelWriter.write(op, ownerName));
+        type.addMethod(GridKernelWriter.write(op, ownerName, true));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());

@@ -209,7 +209,7 @@ public final class DeviceLauncherWriter {
    * length of each array read so, and the device's index-error flag, which the runtime checks at the
    * next synchronising call.
    */
-  private static List<CodeBlock> checkedReads(KernelInfo info) {
+  static List<CodeBlock> checkedReads(KernelInfo info) {
     List<CodeBlock> args = new ArrayList<>();
     if (info.checkedReads().isEmpty()) {
       return args;
@@ -222,7 +222,7 @@ public final class DeviceLauncherWriter {
   }
 
   /** {@code CudaRuntime.device().kernel(<Kernels>.class, "<resource base>", "<name>")}. */
-  private static CodeBlock kernel(ClassName kernels, String resourceBase, String name) {
+  static CodeBlock kernel(ClassName kernels, String resourceBase, String name) {
     return CodeBlock.of("$T.device().kernel($T.class, $S, $S)", RUNTIME, kernels, resourceBase, name);
   }
 

@@ -1,0 +1,86 @@
+package dev.kiln.processor.codegen.cuda;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.codegen.GemmCall;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.cpu.ArgumentChecks;
+import dev.kiln.processor.codegen.cpu.JavaTypes;
+import dev.kiln.processor.contraction.Contraction;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the device launcher of a contraction: the operator's argument checks, its products as
+ * cuBLAS calls ({@code dev.kiln.runtime.cuda.CudaBlas}) on the caller's stream, then the epilogue
+ * kernel on the same stream. The product buffer is the output itself when the contraction writes it
+ * directly; otherwise it is allocated on the device and freed once the stream has finished.
+ */
+public final class DeviceGemmLauncherWriter {
+  private DeviceGemmLauncherWriter() {}
+
+  /**
+   * @param epilogue the epilogue's kernel, or null when the contraction has none
+   */
+  public static MethodSpec write(Contraction c, KernelInfo epilogue, ClassName owner, ClassName kernels, String resourceBase) {
+    OperatorIr op = c.op();
+    List<String> reserved = new ArrayList<>();
+    op.params().forEach(p -> reserved.add(p.name()));
+    reserved.add(c.product().name());
+    Names names = new Names(reserved);
+    String stream = names.fresh("stream");
+    boolean allocates = c.direct() == null;
+    MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; its loop of products runs as"
+            + " cuBLAS matrix products$L; $L.\n", owner, op.name(), stream,
+            c.epilogue() == null ? "" : ", the rest of each worker in one kernel",
+            allocates ? "returns when the stream has finished (it frees the product buffer it allocated)" : "asynchronous")
+        .addParameter(DeviceLauncherWriter.STREAM, stream);
+    for (Param p : op.params()) {
+      m.addParameter(p instanceof Param.Array a ? DeviceLauncherWriter.deviceArray(a.elementType())
+          : JavaTypes.of(((Param.Scalar) p).type()), p.name());
+    }
+    m.addStatement("$T.notNull($S, $S, $N)", DeviceLauncherWriter.CHECKS, op.name(), stream, stream);
+    m.addCode(ArgumentChecks.of(op, true));
+    CodeBlock.Builder work = CodeBlock.builder();
+    boolean first = true;
+    for (Contraction.Product p : c.products()) {
+      work.addStatement(GemmCall.of(op, c.elementType(), p, c.product().name(), first, stream));
+      first = false;
+    }
+    if (c.epilogue() != null) {
+      List<CodeBlock> args = new ArrayList<>();
+      for (Param p : c.epilogue().params()) {
+        args.add(CodeBlock.of("$N", p.name()));
+      }
+      args.addAll(DeviceLauncherWriter.checkedReads(epilogue));
+      List<CodeBlock> extents = new ArrayList<>();
+      for (GridDim g : c.epilogue().grid()) {
+        extents.add(CodeBlock.of("$N", g.extent().name()));
+      }
+      work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
+          epilogue.kernel()), stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));
+    }
+    if (!allocates) {
+      m.addStatement("final $T $N = $N", DeviceLauncherWriter.deviceArray(c.elementType()), c.product().name(), c.direct().name());
+      m.addCode(work.build());
+      return m.build();
+    }
+    m.beginControlFlow("try ($T $N = $N.device().$L($L))", DeviceLauncherWriter.deviceArray(c.elementType()),
+        c.product().name(), stream, DeviceCompositeWriter.alloc(c.elementType()),
+        GemmCall.size(op, "the length of the matrix product", c.product().shape().length()));
+    m.beginControlFlow("try");
+    m.addCode(work.build());
+    m.nextControlFlow("finally");
+    m.addStatement("$N.synchronize()", stream); // the buffer is freed only after the stream has finished
+    m.endControlFlow();
+    m.endControlFlow();
+    return m.build();
+  }
+}

@@ -1,0 +1,227 @@
+package dev.kiln.processor.contraction;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Rewriter;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * The contraction pass: lowers each grid operator whose workers compute matrix products to GEMM
+ * leaves plus an epilogue kernel (see {@link Contraction}). Runs after fusion and autodiff, on every
+ * kernel the class will generate (operators as written, fused kernels of composites, gradient
+ * kernels), so forward and backward products alike become library calls.
+ */
+public final class Contractions {
+  private Contractions() {}
+
+  /**
+   * The contraction form of {@code op}, or null when it has no product loop to lower.
+   *
+   * @param epilogueName the name for the epilogue kernel, given the operator's name
+   * @param sizes the values of size parameters that a composite computes for its fused kernels
+   *     ({@code extent0 = 4*H}), so that a store at {@code b*4*H + n} is seen to be dense
+   */
+  public static Contraction lower(OperatorIr op, UnaryOperator<String> epilogueName, Map<String, Poly> sizes) {
+    ContractionMatcher.Chain chain = ContractionMatcher.match(op);
+    if (chain == null) {
+      return null;
+    }
+    Stmt.Loop first = chain.loops().get(0);
+    Stmt.Loop last = chain.loops().get(chain.loops().size() - 1);
+    Expr.Var result = last.carried().get(0).result();
+    Expr init = first.carried().get(0).init();
+    List<Stmt> rest = new ArrayList<>(op.body());
+    rest.removeAll(chain.loops());
+    Set<Expr> used = uses(rest);
+    for (Stmt.Loop l : chain.loops()) {
+      if (l != last && used.contains(l.carried().get(0).result())) {
+        return null; // a partial sum used on its own
+      }
+    }
+    Param.Array product = new Param.Array(freshName(op, "product"), op.params().size(), chain.type(),
+        new Shape(gridText(op.grid()), DenseLayout.extents(op.grid())), ArrayRole.IN);
+    Param.Array direct = directTarget(op, rest, result, sizes);
+    boolean zeroInit = init instanceof Expr.Const c && c.type().isFloating()
+        && Double.doubleToRawLongBits(c.floatingValue()) == 0L;
+    OperatorIr epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
+    String reason = reason(op, chain) + (epilogue == null
+        ? "; the products are written straight into '" + direct.name() + "', with nothing left to do after them"
+        : "; the rest of each worker (its initial value, activation and stores) runs as the fused epilogue kernel "
+            + epilogue.name() + ", one pass over the products" + (direct != null ? " in '" + direct.name() + "'" : ""));
+    return new Contraction(op, chain.type(), chain.products(), product, direct, epilogue, reason);
+  }
+
+  /** The output the products can be written into directly: the worker's only store, of the sum, at its own index. */
+  private static Param.Array directTarget(OperatorIr op, List<Stmt> rest, Expr.Var result, Map<String, Poly> sizes) {
+    if (rest.size() != 1 || !(rest.get(0) instanceof Stmt.Store s) || s.value() != result
+        || !(s.guard() instanceof Expr.Const g && g.isTrue()) || s.array().role() != ArrayRole.OUT
+        || s.array().elementType() != result.type()) {
+      return null;
+    }
+    Affine index = AffineAnalysis.affine(s.index());
+    return index != null && substitute(dense(op.grid()), sizes).equals(substitute(index, sizes)) ? s.array() : null;
+  }
+
+  private static Affine substitute(Affine a, Map<String, Poly> sizes) {
+    Affine out = Affine.constant(a.constantPart().substitute(sizes));
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      out = out.add(Affine.variable(t.getKey()).scale(t.getValue().substitute(sizes)));
+    }
+    return out;
+  }
+
+  private static Affine dense(List<GridDim> grid) {
+    Affine a = Affine.constant(Poly.ZERO);
+    for (GridDim g : grid) {
+      a = a.add(Affine.variable(g.var().name()).scale(DenseLayout.stride(grid, g)));
+    }
+    return a;
+  }
+
+  /** The worker without the product loops, reading the products where it read their sum. */
+  private static OperatorIr epilogue(OperatorIr op, List<Stmt> rest, Expr.Var result, Expr init,
+      Param.Array product, String name) {
+    ExprFactory f = new ExprFactory();
+    Rewriter[] rw = new Rewriter[1];
+    rw[0] = new Rewriter(f, (original, rebuilt) -> {
+      if (original != result) {
+        return rebuilt;
+      }
+      Expr sum = f.load(product, denseIndex(f, op), f.trueValue(), 0);
+      return f.binary(BinaryOp.ADD, rw[0].rewrite(init), sum, -1);
+    });
+    List<Param> params = new ArrayList<>(op.params());
+    params.add(product);
+    OperatorIr withoutLoops = new OperatorIr(op.owner(), name, OperatorKind.GRID, params, op.resultType(),
+        null, op.grid(), rest, op.names());
+    return rw[0].rewrite(withoutLoops, (s, index) -> index);
+  }
+
+  private static Expr denseIndex(ExprFactory f, OperatorIr op) {
+    Expr index = null;
+    List<GridDim> grid = op.grid();
+    for (int i = 0; i < grid.size(); i++) {
+      Expr term = grid.get(i).var();
+      for (int j = i + 1; j < grid.size(); j++) {
+        term = f.binary(BinaryOp.MUL, term, f.scalar(grid.get(j).extent()), -1);
+      }
+      index = index == null ? term : f.binary(BinaryOp.ADD, index, term, -1);
+    }
+    return index;
+  }
+
+  /** Every expression node the statements use, through loops. */
+  private static Set<Expr> uses(List<Stmt> body) {
+    Set<Expr> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Expr> roots = new ArrayList<>();
+    collectRoots(body, roots);
+    List<Expr> work = new ArrayList<>(roots);
+    while (!work.isEmpty()) {
+      Expr e = work.remove(work.size() - 1);
+      if (seen.add(e)) {
+        work.addAll(e.operands());
+      }
+    }
+    return seen;
+  }
+
+  private static void collectRoots(List<Stmt> body, List<Expr> roots) {
+    for (Stmt s : body) {
+      roots.add(s.guard());
+      if (s instanceof Stmt.Store st) {
+        roots.add(st.index());
+        roots.add(st.value());
+      } else if (s instanceof Stmt.Accumulate a) {
+        roots.add(a.index());
+        roots.add(a.value());
+      } else if (s instanceof Stmt.Loop l) {
+        roots.add(l.lo());
+        roots.add(l.hi());
+        for (Stmt.Carried c : l.carried()) {
+          roots.add(c.init());
+          roots.add(c.next());
+        }
+        collectRoots(l.body(), roots);
+      }
+    }
+  }
+
+  private static String freshName(OperatorIr op, String base) {
+    Set<String> taken = new HashSet<>();
+    op.params().forEach(p -> taken.add(p.name()));
+    String name = base;
+    for (int n = 2; taken.contains(name); n++) {
+      name = base + "_" + n;
+    }
+    return name;
+  }
+
+  private static String gridText(List<GridDim> grid) {
+    StringBuilder b = new StringBuilder();
+    for (GridDim g : grid) {
+      b.append(b.length() == 0 ? "" : ", ").append(g.extent().name());
+    }
+    return b.toString();
+  }
+
+  /** One line per product, e.g. {@code gemm x[B, K] * w[K, N] (k < K) -> [B, N]}. */
+  static String reason(OperatorIr op, ContractionMatcher.Chain chain) {
+    StringBuilder b = new StringBuilder();
+    for (Contraction.Product p : chain.products()) {
+      b.append(b.length() == 0 ? "" : "; ")
+          .append("the loop's sum of ").append(p.a().name()).append(" * ").append(p.b().name())
+          .append(" is a matrix product (").append(dims(p)).append(")");
+    }
+    return b.toString();
+  }
+
+  static String dims(Contraction.Product p) {
+    String m = p.m() == null ? "1" : p.m().extent().name();
+    String batch = p.batch() == null ? "" : p.batch().extent().name() + " x ";
+    return batch + m + " x " + p.k() + " times " + p.k() + " x " + p.n().extent().name()
+        + (p.transA() ? ", " + p.a().name() + " transposed" : "")
+        + (p.transB() ? ", " + p.b().name() + " transposed" : "");
+  }
+
+  /** For tests and listings: the text form of a contraction. */
+  public static String describe(Contraction c) {
+    StringBuilder b = new StringBuilder("contraction ").append(c.op().name()).append('\n');
+    for (Contraction.Product p : c.products()) {
+      b.append("  gemm ").append(p.a().name()).append(p.transA() ? "^T" : "")
+          .append(" * ").append(p.b().name()).append(p.transB() ? "^T" : "")
+          .append(" -> ").append(c.direct() != null ? c.direct().name() : c.product().name())
+          .append(" [").append(dims(p)).append("]")
+          .append(" lda=").append(p.lda()).append(" ldb=").append(p.ldb()).append(" ldc=").append(p.ldc())
+          .append(p.aOffset().isZero() ? "" : " aOffset=" + p.aOffset())
+          .append(p.bOffset().isZero() ? "" : " bOffset=" + p.bOffset())
+          .append(p.batch() == null ? "" : " strides=" + p.strideA() + "," + p.strideB() + "," + p.strideC())
+          .append('\n');
+    }
+    b.append("  epilogue ").append(c.epilogue() == null ? "none" : c.epilogue().name()).append('\n');
+    return b.toString();
+  }
+
+  /** The contractions by the name of their operator, in order. */
+  public static Map<String, Contraction> byOperator(List<Contraction> all) {
+    Map<String, Contraction> m = new java.util.LinkedHashMap<>();
+    all.forEach(c -> m.put(c.op().name(), c));
+    return m;
+  }
+}

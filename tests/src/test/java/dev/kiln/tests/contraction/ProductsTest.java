@@ -1,0 +1,123 @@
+package dev.kiln.tests.contraction;
+
+import dev.kiln.tests.Agreement;
+import dev.kiln.tests.Data;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The contraction pass's operators ({@link Products}): each generated kernel (library GEMMs plus an
+ * epilogue) against its plain-Java loop, within the contraction bound, and the near misses (still
+ * loops) exactly. Sizes include zeros, ones and sizes that are not multiples of any block size.
+ */
+class ProductsTest {
+  private static float[] nan(int n) {
+    return Data.filled(n, Float.NaN);
+  }
+
+  @ParameterizedTest(name = "B={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "0, 3, 4", "3, 0, 4", "3, 4, 0", "7, 33, 65", "130, 257, 129"})
+  void denseRelu(int b, int k, int n) {
+    float[] x = Data.floats(1, b * k, -1f, 1f);
+    float[] w = Data.floats(2, k * n, -1f, 1f);
+    float[] bias = Data.floats(3, n, -1f, 1f);
+    float[] expected = nan(b * n);
+    Products.denseRelu(b, k, n, x, w, bias, expected);
+    float[] actual = nan(b * n);
+    ProductsKernels.denseRelu(b, k, n, x, w, bias, actual);
+    float[] magnitude = nan(b * n);
+    dev.kiln.tests.ops.Linear.affine(b, k, n, Agreement.abs(x), Agreement.abs(w), Agreement.abs(bias), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  @ParameterizedTest(name = "M={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "0, 2, 3", "2, 0, 3", "5, 17, 3", "65, 40, 33"})
+  void matmulTT(int m, int k, int n) {
+    double[] a = Data.doubles(4, k * m, -1, 1);
+    double[] b = Data.doubles(5, n * k, -1, 1);
+    double[] expected = new double[m * n];
+    java.util.Arrays.fill(expected, Double.NaN);
+    Products.matmulTT(m, k, n, a, b, expected);
+    double[] actual = new double[m * n];
+    java.util.Arrays.fill(actual, Double.NaN);
+    ProductsKernels.matmulTT(m, k, n, a, b, actual);
+    double[] magnitude = new double[m * n];
+    Products.matmulTT(m, k, n, Agreement.abs(a), Agreement.abs(b), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  @ParameterizedTest(name = "B={0}, I={1}, H={2}")
+  @CsvSource({"1, 1, 1", "2, 0, 3", "0, 2, 3", "9, 13, 17", "64, 31, 48"})
+  void gatesT(int b, int i, int h) {
+    float[] x = Data.floats(6, b * i, -1f, 1f);
+    float[] hs = Data.floats(7, b * h, -1f, 1f);
+    float[] wx = Data.floats(8, i * h, -1f, 1f);
+    float[] wh = Data.floats(9, h * h, -1f, 1f);
+    float[] bias = Data.floats(10, h, -1f, 1f);
+    float[] expected = nan(h * b);
+    Products.gatesT(b, i, h, x, hs, wx, wh, bias, expected);
+    float[] actual = nan(h * b);
+    ProductsKernels.gatesT(b, i, h, x, hs, wx, wh, bias, actual);
+    float[] magnitude = nan(h * b);
+    Products.gatesT(b, i, h, Agreement.abs(x), Agreement.abs(hs), Agreement.abs(wx), Agreement.abs(wh), Agreement.abs(bias), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, i + h);
+  }
+
+  @ParameterizedTest(name = "Q={0}, M={1}, K={2}, N={3}")
+  @CsvSource({"1, 1, 1, 1", "0, 2, 2, 2", "3, 0, 2, 2", "3, 5, 7, 9", "4, 17, 33, 20"})
+  void batched(int q, int m, int k, int n) {
+    float[] a = Data.floats(11, q * m * k, -1f, 1f);
+    float[] b = Data.floats(12, q * k * n, -1f, 1f);
+    float[] expected = nan(q * m * n);
+    Products.batched(q, m, k, n, a, b, expected);
+    float[] actual = nan(q * m * n);
+    ProductsKernels.batched(q, m, k, n, a, b, actual);
+    float[] magnitude = nan(q * m * n);
+    Products.batched(q, m, k, n, Agreement.abs(a), Agreement.abs(b), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  @ParameterizedTest(name = "M={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "2, 2, 3", "5, 9, 7", "33, 40, 17"})
+  void window(int m, int k, int n) {
+    float[] a = Data.floats(13, m * k, -1f, 1f);
+    float[] b = Data.floats(14, k * 2 * n, -1f, 1f);
+    float[] expected = nan(m * n);
+    Products.window(m, k, n, a, b, expected);
+    float[] actual = nan(m * n);
+    ProductsKernels.window(m, k, n, a, b, actual);
+    float[] magnitude = nan(m * n);
+    Products.window(m, k, n, Agreement.abs(a), Agreement.abs(b), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  @ParameterizedTest(name = "M={0}, K={1}")
+  @CsvSource({"1, 1", "5, 9", "33, 40"})
+  void nearMissesStayExactLoops(int m, int k) {
+    float[] a = Data.floats(15, m * 2 * k, -1f, 1f);
+    float[] x = Data.floats(16, 2 * k, -1f, 1f);
+    float[] z = Data.floats(17, k, -1f, 1f);
+    float[] a1 = java.util.Arrays.copyOf(a, m * k);
+    float[] x1 = java.util.Arrays.copyOf(x, k);
+    float[] e = nan(m);
+    float[] g = nan(m);
+    Products.reversed(m, k, a1, x1, e);
+    ProductsKernels.reversed(m, k, a1, x1, g);
+    Agreement.assertSame(e, g);
+    Products.scaled(m, k, a1, x1, 0.5f, e);
+    ProductsKernels.scaled(m, k, a1, x1, 0.5f, g);
+    Agreement.assertSame(e, g);
+    Products.band(m, k, a1, x1, e);
+    ProductsKernels.band(m, k, a1, x1, g);
+    Agreement.assertSame(e, g);
+    Products.strided(m, k, a, x, e);
+    ProductsKernels.strided(m, k, a, x, g);
+    Agreement.assertSame(e, g);
+    float[] ep = nan(m);
+    float[] gp = nan(m);
+    Products.partialUsed(m, k, a1, x1, z, e, ep);
+    ProductsKernels.partialUsed(m, k, a1, x1, z, g, gp);
+    Agreement.assertSame(e, g);
+    Agreement.assertSame(ep, gp);
+  }
+}
