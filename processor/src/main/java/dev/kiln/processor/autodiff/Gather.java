@@ -117,7 +117,7 @@ final class Gather {
     List<Affine> lhs = new ArrayList<>();
     List<Expr> rhs = new ArrayList<>();
     List<Affine> axes = AffineAnalysis.delinearize(index, shape);
-    if (insideEachAxis(axes, shape, vars)) {
+    if (insideEachAxis(axes, shape, vars) || insideEachAxis(axes, shape, narrowed(vars, o.guards()))) {
       lhs.addAll(axes);
       rhs.addAll(coords);
     } else {
@@ -266,6 +266,70 @@ final class Gather {
       }
     }
     return true;
+  }
+
+  /**
+   * The variables' ranges within the reads' conditions ({@code j < I} in {@code j < I ? x[b*I + j] :
+   * ...}), for deciding whether a read stays inside each dimension: a worker outside every condition
+   * contributes nothing, so only the union over the conditions matters. Only one condition is
+   * used (no union taken); bounds are conjuncts comparing a variable with a size expression.
+   */
+  private Map<String, Var> narrowed(Map<String, Var> vars, List<Expr> guards) {
+    if (guards.size() != 1) {
+      return vars;
+    }
+    Map<String, Var> out = new LinkedHashMap<>(vars);
+    narrow(guards.get(0), out);
+    return out;
+  }
+
+  private void narrow(Expr g, Map<String, Var> out) {
+    if (g instanceof Expr.Unary u && u.op() == UnaryOp.NOT && u.operand() instanceof Expr.Binary c) {
+      BinaryOp flipped = switch (c.op()) {
+        case LT -> BinaryOp.GE;
+        case LE -> BinaryOp.GT;
+        case GT -> BinaryOp.LE;
+        case GE -> BinaryOp.LT;
+        default -> null;
+      };
+      if (flipped != null) {
+        narrow(f.binary(flipped, c.left(), c.right(), -1), out);
+      }
+      return;
+    }
+    if (!(g instanceof Expr.Binary b)) {
+      return;
+    }
+    if (b.op() == BinaryOp.LAND) {
+      narrow(b.left(), out);
+      narrow(b.right(), out);
+      return;
+    }
+    Expr one = f.integral(ScalarType.INT, 1);
+    if (b.left() instanceof Expr.Var v && out.containsKey(v.name()) && sizeOnly(b.right())) {
+      Var w = out.get(v.name());
+      switch (b.op()) {
+        case LT -> out.put(v.name(), new Var(w.var(), w.lo(), b.right(), w.step(), w.loop()));
+        case LE -> out.put(v.name(), new Var(w.var(), w.lo(), f.binary(BinaryOp.ADD, b.right(), one, -1), w.step(), w.loop()));
+        case GE -> out.put(v.name(), new Var(w.var(), b.right(), w.hi(), w.step(), w.loop()));
+        case GT -> out.put(v.name(), new Var(w.var(), f.binary(BinaryOp.ADD, b.right(), one, -1), w.hi(), w.step(), w.loop()));
+        default -> { }
+      }
+    } else if (b.right() instanceof Expr.Var v && out.containsKey(v.name()) && sizeOnly(b.left())) {
+      Var w = out.get(v.name());
+      switch (b.op()) {
+        case GT -> out.put(v.name(), new Var(w.var(), w.lo(), b.left(), w.step(), w.loop()));
+        case GE -> out.put(v.name(), new Var(w.var(), w.lo(), f.binary(BinaryOp.ADD, b.left(), one, -1), w.step(), w.loop()));
+        case LE -> out.put(v.name(), new Var(w.var(), b.left(), w.hi(), w.step(), w.loop()));
+        case LT -> out.put(v.name(), new Var(w.var(), f.binary(BinaryOp.ADD, b.left(), one, -1), w.hi(), w.step(), w.loop()));
+        default -> { }
+      }
+    }
+  }
+
+  private static boolean sizeOnly(Expr e) {
+    Affine a = AffineAnalysis.affine(e);
+    return a != null && a.isConstant();
   }
 
   private static boolean constant(Poly c) {

@@ -15,6 +15,12 @@ import java.util.List;
  * @param chain the sequential loops around the read, outermost first (empty at the top level)
  * @param temp where the adjoint is stored: shape [grid extents..., loop trip ranges...]
  * @param unguarded whether every worker reads it (no read has a condition)
+ * @param guards the conditions of its reads when every read has one (empty otherwise): a worker
+ *     outside all of them contributes nothing, which can narrow the variables' ranges
  */
 record Occurrence(Param.Array array, Expr index, List<Stmt.Loop> chain, Param.Array temp, Object origin,
-    boolean unguarded) {}
+    boolean unguarded, List<Expr> guards) {
+  Occurrence {
+    guards = List.copyOf(guards);
+  }
+}

@@ -52,6 +52,8 @@ final class ReverseSweep {
   private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
   private final Map<OccKey, Object> origins = new HashMap<>();
   private final Set<OccKey> guarded = new HashSet<>();
+  /** Per occurrence, the conditions of its reads; null once an unguarded read joins it. */
+  private final Map<OccKey, List<Expr>> guardsOf = new HashMap<>();
   private final List<Flat> flats = new ArrayList<>();
   private final List<Occurrence> occurrences = new ArrayList<>();
   /** Accumulators summed by a nested loop that starts from them (see {@link #nestedSum}). */
@@ -212,6 +214,11 @@ final class ReverseSweep {
       adjoints.merge(key, masked, this::add);
       if (!(l.guard() instanceof Expr.Const c && c.isTrue())) {
         guarded.add(key);
+        if (!guardsOf.containsKey(key) || guardsOf.get(key) != null) {
+          guardsOf.computeIfAbsent(key, k -> new ArrayList<>()).add(l.guard());
+        }
+      } else {
+        guardsOf.put(key, null);
       }
       origins.computeIfAbsent(key, k -> originOf(l, level.ctx.forward == null ? op.body() : level.ctx.forward.body()));
       return;
@@ -631,7 +638,9 @@ final class ReverseSweep {
       String name = "adj$" + key.array().name() + "$" + (occurrences.size() + 1);
       Param.Array temp = new Param.Array(name, -1, key.array().elementType(), shape, ArrayRole.OUT);
       Expr flat = PolyExpr.rowMajor(f, coords, shape, sizes);
-      Occurrence occurrence = new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key));
+      List<Expr> guards = guardsOf.get(key);
+      Occurrence occurrence = new Occurrence(key.array(), key.index(), chain, temp, origins.get(key), !guarded.contains(key),
+          guards == null ? List.of() : guards);
       occurrences.add(occurrence);
       if (flattenable(e.getValue(), chain)) {
         flats.add(new Flat(occurrence, e.getValue()));
