@@ -1,0 +1,129 @@
+package dev.kiln.bench;
+
+import static dev.kiln.KMath.erf;
+import static dev.kiln.KMath.exp;
+import static dev.kiln.KMath.max;
+import static dev.kiln.KMath.rsqrt;
+import static dev.kiln.KMath.sigmoid;
+import static dev.kiln.KMath.tanh;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Shape;
+
+/**
+ * The benchmarked operators, written as the natural plain loops a user would write (no library
+ * calls, no tuning): Kiln compiles them, derives their gradients and fuses the composites.
+ */
+public final class BenchOps {
+  private BenchOps() {}
+
+  /** A dense layer: {@code y = relu(x w + bias)}. */
+  @Operator
+  public static void denseRelu(@Dim int B, @Dim int K, @Dim int N, @Shape("B, K") float[] x,
+      @Shape("K, N") float[] w, @Shape("N") float[] bias, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) acc += x[b * K + k] * w[k * N + n];
+        y[b * N + n] = max(acc + bias[n], 0f);
+      }
+  }
+
+  /** A matrix product {@code y = x w}; its derived gradient is the benchmark's "matmul gradient". */
+  @Operator
+  public static void matmul(@Dim int B, @Dim int K, @Dim int N, @Shape("B, K") float[] x,
+      @Shape("K, N") float[] w, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) acc += x[b * K + k] * w[k * N + n];
+        y[b * N + n] = acc;
+      }
+  }
+
+  /** LSTM gates {@code x wx + h wh + bias}: two products into one accumulator. */
+  @Operator
+  public static void gates(@Dim int B, @Dim int I, @Dim int H, @Dim int G, @Shape("B, I") float[] x,
+      @Shape("B, H") float[] h, @Shape("I, G") float[] wx, @Shape("H, G") float[] wh, @Shape("G") float[] bias,
+      @Out @Shape("B, G") float[] g) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int j = 0; j < G; j++) {
+        float acc = bias[j];
+        for (int k = 0; k < I; k++) acc += x[b * I + k] * wx[k * G + j];
+        for (int k = 0; k < H; k++) acc += h[b * H + k] * wh[k * G + j];
+        g[b * G + j] = acc;
+      }
+  }
+
+  /** The LSTM cell on gates {@code [i | j | f | o]}, forget bias 1. */
+  @Operator
+  public static void lstmCell(@Dim int B, @Dim int H, @Shape("B, 4*H") float[] gates, @Shape("B, H") float[] c,
+      @Out @Shape("B, H") float[] cNext, @Out @Shape("B, H") float[] hNext) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int h = 0; h < H; h++) {
+        int g = b * 4 * H;
+        float i = gates[g + h], j = gates[g + H + h], f = gates[g + 2 * H + h], o = gates[g + 3 * H + h];
+        float cn = c[b * H + h] * sigmoid(f + 1f) + sigmoid(i) * tanh(j);
+        cNext[b * H + h] = cn;
+        hNext[b * H + h] = tanh(cn) * sigmoid(o);
+      }
+  }
+
+  /** One LSTM step: the gates' products, then the cell. */
+  @Operator
+  public static void lstmStep(@Dim int B, @Dim int I, @Dim int H, @Shape("B, I") float[] x, @Shape("B, H") float[] h,
+      @Shape("B, H") float[] c, @Shape("I, 4*H") float[] wx, @Shape("H, 4*H") float[] wh, @Shape("4*H") float[] bias,
+      @Out @Shape("B, H") float[] cNext, @Out @Shape("B, H") float[] hNext) {
+    int G = 4 * H;
+    float[] g = new float[B * G];
+    gates(B, I, H, G, x, h, wx, wh, bias, g);
+    lstmCell(B, H, g, c, cNext, hNext);
+  }
+
+  /** Row softmax: the maximum, the sum of exponentials, then each element. */
+  @Operator
+  public static void softmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += exp(x[b * N + k] - m);
+      for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s;
+    }
+  }
+
+  /** Layer norm over each row with a learned scale and shift, epsilon 1e-5. */
+  @Operator
+  public static void layerNorm(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] gamma,
+      @Shape("N") float[] beta, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += x[b * N + k];
+      float mean = s / N;
+      float v = 0f;
+      for (int k = 0; k < N; k++) v += (x[b * N + k] - mean) * (x[b * N + k] - mean);
+      float r = rsqrt(v / N + 1e-5f);
+      for (int k = 0; k < N; k++) y[b * N + k] = (x[b * N + k] - mean) * r * gamma[k] + beta[k];
+    }
+  }
+
+  /** GELU with the error function. */
+  @Operator
+  public static void gelu(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float v = x[i];
+      y[i] = 0.5f * v * (1f + erf(v * 0.70710678f));
+    }
+  }
+
+  /** {@code relu(a + b)}. */
+  @Operator
+  public static void addRelu(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = max(a[i] + b[i], 0f);
+    }
+  }
+}

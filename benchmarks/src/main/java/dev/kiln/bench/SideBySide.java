@@ -1,0 +1,133 @@
+package dev.kiln.bench;
+
+import ai.djl.engine.Engine;
+import dev.kiln.runtime.cpu.Gemm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs the side-by-side benchmark: first checks every case's Kiln result against PyTorch's (a case
+ * that disagrees gets no timing), then times Kiln, PyTorch and a streaming copy with JMH, all in
+ * one run, and prints one table. {@code java -jar benchmarks/target/kiln-benchmarks.jar [regex]}
+ * runs the cases whose names match.
+ */
+public final class SideBySide {
+  /** Largest |kiln - torch| over the largest |torch| of a result, to count as the same. */
+  static final double TOLERANCE = 1e-3;
+
+  private static final List<Class<? extends Case>> CASES = List.of(
+      Cases.Dense.class, Cases.DenseLarge.class, Cases.MatmulGrad.class, Cases.LstmStep.class,
+      Cases.LstmStepTrain.class, Cases.LstmCell.class, Cases.LstmCellTrain.class, Cases.Softmax.class,
+      Cases.SoftmaxTrain.class, Cases.LayerNormFwd.class, Cases.LayerNormTrain.class, Cases.Gelu.class,
+      Cases.GeluTrain.class, Cases.AddRelu.class);
+
+  private SideBySide() {}
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("ai.djl.offline", "true");
+    Pattern wanted = Pattern.compile(args.length > 0 ? args[0] : ".*");
+    System.out.println("Kiln beside PyTorch (DJL " + Engine.getDjlVersion() + ", " + Engine.getInstance().getEngineName()
+        + " " + Engine.getInstance().getVersion() + ", CPU, eager)");
+    System.out.println("machine: " + cpu() + ", " + Runtime.getRuntime().availableProcessors() + " cores, Java "
+        + System.getProperty("java.version") + "; Kiln GEMM: " + Gemm.backend() + "; OPENBLAS_CORETYPE="
+        + System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset"));
+    Map<String, String> verdicts = new LinkedHashMap<>();
+    Map<String, double[]> work = new LinkedHashMap<>();
+    for (Class<? extends Case> c : CASES) {
+      String name = c.getSimpleName();
+      if (!wanted.matcher(name).find()) {
+        continue;
+      }
+      try (Case k = c.getDeclaredConstructor().newInstance()) {
+        ((Cases.Base) k).setUp();
+        verdicts.put(name, compare(k.kilnResult(), k.torchResult()));
+        work.put(name, new double[] {k.flops(), k.bytes()});
+      }
+    }
+    List<String> agreeing = new ArrayList<>();
+    verdicts.forEach((n, v) -> {
+      if (v.startsWith("ok")) {
+        agreeing.add(n);
+      }
+    });
+    OptionsBuilder options = new OptionsBuilder();
+    options.include("dev\\.kiln\\.bench\\.Cases\\.Copy\\.copy");
+    for (String n : agreeing) {
+      options.include("dev\\.kiln\\.bench\\.Cases\\." + n + "\\.(kiln|torch)$");
+    }
+    Options built = options.shouldFailOnError(true).build();
+    Collection<RunResult> results = new Runner(built).run();
+    Map<String, Double> ms = new LinkedHashMap<>();
+    for (RunResult r : results) {
+      ms.put(r.getParams().getBenchmark().replace("dev.kiln.bench.Cases.", ""), r.getPrimaryResult().getScore());
+    }
+    double copyMs = ms.getOrDefault("Copy.copy", Double.NaN);
+    double copyGbs = 2.0 * 4 * Cases.Copy.N / (copyMs * 1e6);
+    System.out.println();
+    System.out.printf("%-16s %10s %10s %9s %11s %8s  %s%n", "case", "Kiln ms", "PyTorch ms", "PT/Kiln", "Kiln rate",
+        "% copy", "results");
+    for (Map.Entry<String, String> v : verdicts.entrySet()) {
+      String n = v.getKey();
+      Double k = ms.get(n + ".kiln");
+      Double t = ms.get(n + ".torch");
+      if (k == null || t == null) {
+        System.out.printf("%-16s %10s %10s %9s %11s %8s  %s%n", n, "-", "-", "-", "-", "-", v.getValue());
+        continue;
+      }
+      double[] w = work.get(n);
+      String rate = w[0] > 0 ? String.format("%.0f GF/s", w[0] / (k * 1e6)) : String.format("%.1f GB/s", w[1] / (k * 1e6));
+      String ofCopy = w[0] > 0 ? "-" : String.format("%.0f%%", 100 * (w[1] / (k * 1e6)) / copyGbs);
+      System.out.printf("%-16s %10.3f %10.3f %8.2fx %11s %8s  %s%n", n, k, t, t / k, rate, ofCopy, v.getValue());
+    }
+    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s  %s%n", "streaming copy", copyMs, "-", "-", copyGbs, "100%",
+        "16 MB into 16 MB, System.arraycopy");
+    System.out.println();
+    System.out.println("PT/Kiln > 1: Kiln is faster. Rates: GFLOP/s for products, else bytes each array must move once"
+        + " over Kiln's time; % copy: that rate over the streaming copy's.");
+  }
+
+  /** "ok (max rel diff ...)" or "WRONG: ..." for the case's results. */
+  static String compare(float[][] kiln, float[][] torch) {
+    double worst = 0;
+    for (int r = 0; r < kiln.length; r++) {
+      if (kiln[r].length != torch[r].length) {
+        return "WRONG: result " + r + " has " + kiln[r].length + " elements, PyTorch's " + torch[r].length;
+      }
+      double scale = 1e-6;
+      for (float v : torch[r]) {
+        scale = Math.max(scale, Math.abs(v));
+      }
+      for (int i = 0; i < kiln[r].length; i++) {
+        double d = Math.abs((double) kiln[r][i] - torch[r][i]) / scale;
+        if (!(d <= TOLERANCE)) {
+          return String.format("WRONG: result %d differs at [%d]: Kiln %s, PyTorch %s", r, i, kiln[r][i], torch[r][i]);
+        }
+        worst = Math.max(worst, d);
+      }
+    }
+    return String.format("ok (agree to %.1e)", worst);
+  }
+
+  private static String cpu() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (Exception e) {
+      // not Linux
+    }
+    return System.getProperty("os.arch");
+  }
+}
