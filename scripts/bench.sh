@@ -7,4 +7,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mvn -B -q -Pbench install -DskipTests -pl benchmarks -am
-exec java -jar benchmarks/target/kiln-benchmarks.jar "$@"
+# --add-modules jdk.incubator.vector: Kiln's SIMD kernels (JMH's forks inherit the flag); add
+# -Dkiln.simd=false after it to time the scalar kernels instead.
+exec java --add-modules jdk.incubator.vector ${KILN_BENCH_JAVA_OPTS:-} -jar benchmarks/target/kiln-benchmarks.jar "$@"

@@ -39,7 +39,8 @@ public final class SideBySide {
     System.out.println("Kiln beside PyTorch (DJL " + Engine.getDjlVersion() + ", " + Engine.getInstance().getEngineName()
         + " " + Engine.getInstance().getVersion() + ", CPU, eager)");
     System.out.println("machine: " + cpu() + ", " + Runtime.getRuntime().availableProcessors() + " cores, Java "
-        + System.getProperty("java.version") + "; Kiln GEMM: " + Gemm.backend() + "; OPENBLAS_CORETYPE="
+        + System.getProperty("java.version") + "; Kiln GEMM: " + Gemm.backend() + "; Kiln SIMD: "
+        + dev.kiln.runtime.simd.Simd.describe() + "; OPENBLAS_CORETYPE="
         + System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset"));
     Map<String, String> verdicts = new LinkedHashMap<>();
     Map<String, double[]> work = new LinkedHashMap<>();

@@ -36,7 +36,8 @@ public final class KilnProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedOptions() {
-    return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math", OperatorProcessingStep.OPTION_CONTRACTIONS);
+    return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math", OperatorProcessingStep.OPTION_CONTRACTIONS,
+        OperatorProcessingStep.OPTION_SIMD);
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.sun.source.util.Trees;
 import dev.kiln.processor.check.OutputCheck;
 import dev.kiln.processor.check.RaceCheck;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
+import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
 import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.contraction.Contractions;
 import dev.kiln.processor.codegen.cuda.CudaWriter;
@@ -58,6 +59,12 @@ final class OperatorProcessingStep {
   /** {@code -Akiln.contractions=loops} keeps matrix products as the exact loops (no GEMM leaves). */
   static final String OPTION_CONTRACTIONS = "kiln.contractions";
 
+  /** {@code -Akiln.simd=false} writes no SIMD kernels even when javac resolves the Vector API. */
+  static final String OPTION_SIMD = "kiln.simd";
+
+  /** Starts the part of {@code <Class>.ir.txt} that says which grid kernels have a SIMD form. */
+  public static final String SIMD_HEADER = "\n# SIMD forms of the CPU grid kernels (Vector API)\n";
+
   /** Starts the part of {@code <Class>.ir.txt} that lists the contraction pass's GEMM leaves and epilogues. */
   public static final String CONTRACTIONS_HEADER = "\n# Matrix products as library GEMM leaves (the contraction pass)\n";
 
@@ -68,11 +75,15 @@ final class OperatorProcessingStep {
   private final Nvcc nvcc;
   private boolean nvccNoted;
   private final boolean contractionsAsLoops;
+  /** Whether to write SIMD kernels: javac resolves the Vector API and -Akiln.simd=false is not given. */
+  private final boolean simd;
 
   OperatorProcessingStep(ProcessingEnvironment env, Trees trees) {
     this.nvcc = Nvcc.find(env.getOptions(), System.getenv());
     this.nvccNoted = Nvcc.disabled(env.getOptions()); // no note when the user turned nvcc off
     this.contractionsAsLoops = "loops".equals(env.getOptions().get(OPTION_CONTRACTIONS));
+    this.simd = !"false".equals(env.getOptions().get(OPTION_SIMD))
+        && env.getElementUtils().getTypeElement(SimdKernelsWriter.FLOAT_VECTOR) != null;
     this.elements = env.getElementUtils();
     this.filer = env.getFiler();
     this.trees = trees;
@@ -182,10 +193,29 @@ final class OperatorProcessingStep {
       CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
       List<FusionPlan> allPlans = new ArrayList<>(plans);
       allPlans.addAll(gradientPlans);
-      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase,
-          Contractions.byOperator(contractions));
+      Map<String, Contraction> byOperator = Contractions.byOperator(contractions);
+      Map<String, String> simdRefusals = new LinkedHashMap<>();
+      List<OperatorIr> vectorised = new ArrayList<>();
+      if (simd) {
+        for (OperatorIr op : compiled) {
+          if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
+            String why = SimdKernelsWriter.refusal(op);
+            simdRefusals.put(op.name(), why);
+            if (why == null) {
+              vectorised.add(op);
+            }
+          }
+        }
+      }
+      java.util.Set<String> simdNames = new java.util.HashSet<>();
+      vectorised.forEach(op -> simdNames.add(op.name()));
+      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
+          simdNames);
       file.writeTo(filer);
-      writeIr(owner, pkg, operators, plans, contractions);
+      if (!vectorised.isEmpty()) {
+        SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);
+      }
+      writeIr(owner, pkg, operators, plans, contractions, simdRefusals);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
         write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
@@ -321,7 +351,7 @@ final class OperatorProcessingStep {
   }
 
   private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans,
-      List<Contraction> contractions) throws IOException {
+      List<Contraction> contractions, Map<String, String> simdRefusals) throws IOException {
     String path = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/")
         + KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "") + ".ir.txt";
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
@@ -346,6 +376,13 @@ final class OperatorProcessingStep {
         if (c.epilogue() != null) {
           w.write(IrPrinter.print(c.epilogue()));
         }
+      }
+      if (!simdRefusals.isEmpty()) {
+        w.write(SIMD_HEADER);
+        w.write('\n');
+      }
+      for (Map.Entry<String, String> r : simdRefusals.entrySet()) {
+        w.write("simd " + r.getKey() + ": " + (r.getValue() == null ? "yes" : "no, " + r.getValue()) + "\n");
       }
     }
   }

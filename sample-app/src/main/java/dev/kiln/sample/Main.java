@@ -66,6 +66,7 @@ public final class Main {
     Options o = options;
     out.println("Kiln sample: LSTM forward pass, plain Java vs generated kernels; then training with Kiln's gradients");
     out.printf(Locale.ROOT, "device       %s%n", device);
+    out.printf(Locale.ROOT, "cpu simd     %s%n", dev.kiln.runtime.simd.Simd.describe());
     out.printf(Locale.ROOT, "cpu threads  %d (-D%s; %d processors)%n", CpuExecutor.threads(),
         CpuExecutor.THREADS_PROPERTY, Runtime.getRuntime().availableProcessors());
     out.printf(Locale.ROOT, "java         %s (%s)%n", System.getProperty("java.version"),

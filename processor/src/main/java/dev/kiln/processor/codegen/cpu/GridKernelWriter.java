@@ -24,6 +24,7 @@ final class GridKernelWriter {
   static final ClassName CPU_EXECUTOR = ClassName.get("dev.kiln.runtime.cpu", "CpuExecutor");
   static final ClassName PARTIALS = ClassName.get("dev.kiln.runtime.cpu", "Partials");
   static final ClassName REDUCE_OP = ClassName.get("dev.kiln.runtime.cpu", "ReduceOp");
+  static final ClassName SIMD = ClassName.get("dev.kiln.runtime.simd", "Simd");
 
   private GridKernelWriter() {}
 
@@ -32,6 +33,14 @@ final class GridKernelWriter {
    * (an epilogue, which its contraction's launcher calls after checking its own arguments).
    */
   static MethodSpec write(OperatorIr op, ClassName owner, boolean checked) {
+    return write(op, owner, checked, null);
+  }
+
+  /**
+   * As {@link #write(OperatorIr, ClassName, boolean)}; with {@code simd} not null, the launcher runs
+   * {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}.
+   */
+  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked, ClassName simd) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
@@ -66,6 +75,15 @@ final class GridKernelWriter {
 
     String outerExtent = op.grid().get(0).extent().name();
     m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
+    if (simd != null) {
+      List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
+      op.params().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
+      m.beginControlFlow("if ($T.ENABLED)", SIMD)
+          .addStatement("$T.forEachChunk($N, $N, ($N, $N, $N) -> $T.$N($L))", CPU_EXECUTOR, outerExtent, chunks, chunk, lo,
+              hi, simd, op.name(), CodeBlock.join(args, ", "))
+          .addStatement("return")
+          .endControlFlow();
+    }
     emitter.openScope(); // per-chunk prologue
     List<CodeBlock> folds = new ArrayList<>();
     for (ReductionPlan.Entry r : reductions) {

@@ -39,6 +39,17 @@ public final class KernelsWriter {
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
+    return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of());
+  }
+
+  /**
+   * As above; the grid operators named in {@code simd} have a SIMD form in {@link
+   * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API.
+   */
+  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
+      List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
+      Map<String, Contraction> contractions, java.util.Set<String> simd) {
+    ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
       if (c.epilogue() != null) {
@@ -73,10 +84,10 @@ public final class KernelsWriter {
         }
         continue;
       } else if (epilogues.contains(op.name())) {
-        type.addMethod(GridKernelWriter.write(op, ownerName, false));
+        type.addMethod(GridKernelWriter.write(op, ownerName, false, simd.contains(op.name()) ? simdClass : null));
         continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
-        type.addMethod(GridKernelWriter.write(op, ownerName, true));
+        type.addMethod(GridKernelWriter.write(op, ownerName, true, simd.contains(op.name()) ? simdClass : null));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());

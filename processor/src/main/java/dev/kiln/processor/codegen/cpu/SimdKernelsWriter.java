@@ -1,0 +1,57 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.ir.OperatorIr;
+import java.util.List;
+import javax.annotation.processing.Generated;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Writes {@code <Class>SimdKernels}: the SIMD forms of the class's grid kernels that {@link
+ * SimdPlan} accepts, against the Vector API. Written only when javac resolves {@code
+ * jdk.incubator.vector}, and a separate class so that the {@code Kernels} class never names a
+ * Vector API type: it loads on every JVM, and calls into this class only when {@code Simd.ENABLED}.
+ */
+public final class SimdKernelsWriter {
+  /** The fully qualified name of the Vector API type whose presence at compile time turns SIMD on. */
+  public static final String FLOAT_VECTOR = "jdk.incubator.vector.FloatVector";
+
+  private SimdKernelsWriter() {}
+
+  /** The generated class's name for operators declared in {@code owner}. */
+  public static ClassName simdName(TypeElement owner, String packageName) {
+    ClassName kernels = KernelsWriter.kernelsName(owner, packageName);
+    return ClassName.get(packageName, kernels.simpleName().replaceAll("Kernels$", "") + "SimdKernels");
+  }
+
+  /** Null when {@code op} has a SIMD form, else why not (see {@link SimdPlan}). */
+  public static String refusal(OperatorIr op) {
+    return SimdPlan.refusal(op);
+  }
+
+  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> vectorised) {
+    ClassName ownerName = ClassName.get(owner);
+    TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))
+        .addModifiers(Modifier.FINAL)
+        .addOriginatingElement(owner)
+        .addAnnotation(AnnotationSpec.builder(Generated.class)
+            .addMember("value", "$S", "dev.kiln.processor.KilnProcessor").build())
+        .addJavadoc("SIMD forms of the grid kernels of {@link $T}, on the Vector API. The launchers in\n"
+            + "{@code $L} call them when {@code dev.kiln.runtime.simd.Simd.ENABLED}; they compute the same\n"
+            + "floats as the scalar kernels.\n", ownerName, KernelsWriter.kernelsName(owner, packageName).simpleName())
+        .addField(FieldSpec.builder(SimdKernelWriter.FLOAT_SPECIES, SimdKernelWriter.SPECIES,
+                Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    for (OperatorIr op : vectorised) {
+      type.addMethod(SimdKernelWriter.write(op, ownerName));
+    }
+    return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
+  }
+}

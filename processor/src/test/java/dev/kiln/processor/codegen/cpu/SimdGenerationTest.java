@@ -1,0 +1,79 @@
+package dev.kiln.processor.codegen.cpu;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import dev.kiln.processor.KilnProcessor;
+import java.io.IOException;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SIMD kernels are written when javac resolves the Vector API ({@code --add-modules
+ * jdk.incubator.vector}) and not turned off by {@code -Akiln.simd=false}: a {@code SimdKernels}
+ * class for the accepted grid kernels, a dispatch on {@code Simd.ENABLED} in their launchers, and
+ * the listing's section saying which kernels have one and why the others do not.
+ */
+class SimdGenerationTest {
+  private static final JavaFileObject OPS = JavaFileObjects.forSourceLines("demo.Ops",
+      "package demo;",
+      "import dev.kiln.*;",
+      "public final class Ops {",
+      "  @Operator public static void scale(@Dim int N, @Shape(\"N\") float[] x, float s, @Out @Shape(\"N\") float[] y) {",
+      "    for (@Parallel int i = 0; i < N; i++) y[i] = KMath.tanh(x[i] * s);",
+      "  }",
+      "  @Operator public static void total(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"B\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) { float t = 0f; for (int k = 0; k < N; k++) t += x[b * N + k]; y[b] = t; }",
+      "  }",
+      "}");
+
+  private static Compilation compile(String... options) {
+    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions((Object[]) options).compile(OPS);
+    assertThat(c).succeeded();
+    return c;
+  }
+
+  private static String text(Compilation c, StandardLocation where, String path) throws IOException {
+    return c.generatedFile(where, path).orElseThrow().getCharContent(true).toString();
+  }
+
+  @Test
+  void withTheVectorApiAcceptedKernelsGetSimdFormsAndADispatch() throws IOException {
+    Compilation c = compile("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector");
+    String simd = c.generatedSourceFile("demo.OpsSimdKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(simd).contains("static void scale(int lo, int hi, int N, float[] x, float s, float[] y)");
+    assertThat(simd).contains("VectorMath.tanh(");
+    assertThat(simd).contains("SPECIES.indexInRange(i, hi)");
+    assertThat(simd).doesNotContain("void total(");
+    String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(kernels).contains("if (Simd.ENABLED) {\n"
+        + "      CpuExecutor.forEachChunk(N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y));\n"
+        + "      return;\n"
+        + "    }");
+    String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt");
+    assertThat(listing).contains("\n# SIMD forms of the CPU grid kernels (Vector API)\n\n"
+        + "simd scale: yes\n"
+        + "simd total: no, a worker runs a sequential loop\n");
+  }
+
+  @Test
+  void withoutTheVectorApiThereIsNoSimdForm() throws IOException {
+    Compilation c = compile("-Akiln.nvcc=none");
+    assertThat(c.generatedSourceFile("demo.OpsSimdKernels").isPresent()).isFalse();
+    assertThat(c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString())
+        .doesNotContain("Simd");
+    assertThat(text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt")).doesNotContain("# SIMD");
+  }
+
+  @Test
+  void theOptionTurnsSimdFormsOff() throws IOException {
+    Compilation c = compile("-Akiln.nvcc=none", "-Akiln.simd=false", "--add-modules", "jdk.incubator.vector");
+    assertThat(c.generatedSourceFile("demo.OpsSimdKernels").isPresent()).isFalse();
+    assertThat(c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString())
+        .doesNotContain("Simd");
+  }
+}

@@ -1,0 +1,83 @@
+package dev.kiln.runtime.simd;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+
+/**
+ * {@code dev.kiln.KMath}'s float exp, tanh and sigmoid over every lane of a {@link FloatVector},
+ * bit for bit: the same operations as {@code dev.kiln.FloatMath} in the same order (multiplies and
+ * adds rounded one at a time, never fused), its branches computed on every lane and chosen by
+ * blends. So a SIMD kernel gives the same floats as its scalar kernel and its plain-Java source
+ * ({@code VectorMathTest} compares them on every 61st float, or all with
+ * {@code -Dkiln.ulp.exhaustive=true}).
+ *
+ * <p>Only generated {@code <Class>SimdKernels} call it, and only when {@link Simd#ENABLED}.
+ */
+public final class VectorMath {
+  private static final float LOG2E = 1.44269504088896341f;
+  private static final float LN2_HI = 0.693359375f;
+  private static final float LN2_LO = -2.12194440e-4f;
+  private static final float ROUND = 12582912f;
+  private static final float EXP_MAX = 88.72283935546875f;
+  private static final float EXP_MIN = -103.972084045410156f;
+  private static final int ROUND_BITS = Float.floatToRawIntBits(ROUND);
+  private static final int SIGN = 0x80000000;
+  private static final int ONE_BITS = 0x3f800000;
+
+  private VectorMath() {}
+
+  /** {@code KMath.exp(float)} on each lane. */
+  public static FloatVector exp(FloatVector x) {
+    FloatVector t = x.mul(LOG2E).add(ROUND);
+    FloatVector kf = t.sub(ROUND);
+    // t = 1.5 * 2^23 + n exactly, so its low bits are n: FloatMath's (int) kf, with no conversion
+    IntVector n = t.reinterpretAsInts().sub(ROUND_BITS);
+    FloatVector r = x.sub(kf.mul(LN2_HI)).sub(kf.mul(LN2_LO));
+    FloatVector p = r.mul(1.9875691500E-4f).add(1.3981999507E-3f);
+    p = p.mul(r).add(8.3334519073E-3f);
+    p = p.mul(r).add(4.1665795894E-2f);
+    p = p.mul(r).add(1.6666665459E-1f);
+    p = p.mul(r).add(5.0000001201E-1f);
+    p = p.mul(r.mul(r)).add(r).add(1f);
+    IntVector n1 = n.lanewise(VectorOperators.ASHR, 1);
+    FloatVector scale1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+    FloatVector scale2 = n.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+    FloatVector e = p.mul(scale1).mul(scale2);
+    e = e.blend(0f, x.lt(EXP_MIN));
+    e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, EXP_MAX));
+    return e.blend(x, x.compare(VectorOperators.NE, x));
+  }
+
+  /** {@code KMath.tanh(float)} on each lane. */
+  public static FloatVector tanh(FloatVector x) {
+    FloatVector a = x.abs();
+    IntVector sign = x.reinterpretAsInts().and(SIGN);
+    // |x| from 0.625 to 9.1: copySign(1 - 2 / (exp(2|x|) + 1), x)
+    FloatVector s = exp(a.mul(2f));
+    FloatVector t = s.broadcast(1f).sub(s.broadcast(2f).div(s.add(1f)));
+    FloatVector result = t.reinterpretAsInts().and(~SIGN).or(sign).reinterpretAsFloats();
+    // below 0.625: an odd polynomial
+    FloatVector z = x.mul(x);
+    FloatVector p = z.mul(-5.70498872745E-3f).add(2.06390887954E-2f);
+    p = p.mul(z).sub(5.37397155531E-2f);
+    p = p.mul(z).add(1.33314422036E-1f);
+    p = p.mul(z).sub(3.33332819422E-1f);
+    FloatVector small = p.mul(z).mul(x).add(x);
+    result = result.blend(small, a.lt(0.625f));
+    result = result.blend(x, a.lt(0x1p-12f));
+    FloatVector saturated = sign.or(ONE_BITS).reinterpretAsFloats();
+    VectorMask<Float> notBelow = a.lt(9.1f).not();
+    result = result.blend(saturated, notBelow);
+    return result.blend(x, x.compare(VectorOperators.NE, x));
+  }
+
+  /** {@code KMath.sigmoid(float)} on each lane. */
+  public static FloatVector sigmoid(FloatVector x) {
+    FloatVector e = exp(x.abs().neg());
+    FloatVector d = e.add(1f);
+    FloatVector positive = d.broadcast(1f).div(d);
+    return e.div(d).blend(positive, x.compare(VectorOperators.GE, 0f));
+  }
+}

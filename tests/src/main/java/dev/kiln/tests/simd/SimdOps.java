@@ -1,0 +1,126 @@
+package dev.kiln.tests.simd;
+
+import static dev.kiln.KMath.abs;
+import static dev.kiln.KMath.erf;
+import static dev.kiln.KMath.exp;
+import static dev.kiln.KMath.max;
+import static dev.kiln.KMath.min;
+import static dev.kiln.KMath.sigmoid;
+import static dev.kiln.KMath.sqrt;
+import static dev.kiln.KMath.tanh;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Shape;
+
+/**
+ * Operators for the SIMD kernels: the first group has SIMD forms and uses every vector construct
+ * (arithmetic, negation, comparisons and selects, boolean and/or/not, the vector functions, values
+ * the same across a row, scalar parameters, two- and three-dimensional grids); the second group is
+ * refused, one reason each, and keeps its scalar kernel.
+ */
+public final class SimdOps {
+  private SimdOps() {}
+
+  @Operator
+  public static void arithmetic(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, float s,
+      @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = -(a[i] * s - b[i]) / (a[i] + 1.5f);
+    }
+  }
+
+  @Operator
+  public static void functions(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, @Out @Shape("N") float[] y,
+      @Out @Shape("N") float[] z) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = exp(a[i]) + tanh(b[i]) * sigmoid(a[i] - b[i]);
+      z[i] = max(a[i], b[i]) - min(a[i], 0f) + sqrt(abs(b[i]));
+    }
+  }
+
+  @Operator
+  public static void selects(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, boolean flip,
+      @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float v = a[i] < b[i] && !(a[i] == 0f) || b[i] >= 2f ? a[i] : b[i] * 2f;
+      if (a[i] != a[i] || a[i] > 100f) {
+        v = -1f;
+      }
+      y[i] = flip ? -v : v;
+    }
+  }
+
+  /** Rows: the row's scale and shift are the same for the whole vector. */
+  @Operator
+  public static void rows(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] scale,
+      @Shape("N") float[] shift, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int n = 0; n < N; n++) {
+        y[b * N + n] = x[b * N + n] * scale[b] + shift[n] + b;
+      }
+  }
+
+  /** A column block of a wider array, as the LSTM cell reads its gates. */
+  @Operator
+  public static void blocks(@Dim int B, @Dim int C, @Dim int H, @Shape("B, C, 2*H") float[] x,
+      @Out @Shape("B, C, H") float[] y) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int c = 0; c < C; c++)
+        for (@Parallel int h = 0; h < H; h++) {
+          int base = (b * C + c) * 2 * H;
+          y[(b * C + c) * H + h] = sigmoid(x[base + h]) * tanh(x[base + H + h]);
+        }
+  }
+
+  @Operator
+  public static void guarded(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      if (x[i] > 0f) {
+        y[i] = x[i];
+      }
+    }
+  }
+
+  // refused: each keeps its scalar kernel
+
+  @Operator
+  public static void intOutput(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") int[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = (int) x[i];
+    }
+  }
+
+  @Operator
+  public static void rowSum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int n = 0; n < N; n++) s += x[b * N + n];
+      y[b] = s;
+    }
+  }
+
+  @Operator
+  public static void strided(@Dim int N, @Shape("2*N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[2 * i] + x[2 * i + 1];
+    }
+  }
+
+  @Operator
+  public static void withErf(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = erf(x[i]);
+    }
+  }
+
+  @Operator
+  public static void indexAsValue(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[i] * i;
+    }
+  }
+
+}

@@ -1,0 +1,171 @@
+package dev.kiln.tests.simd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.runtime.simd.Simd;
+import dev.kiln.tests.Data;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SIMD kernels: which operators get one (and why not), and that launchers (SIMD when
+ * {@link Simd#ENABLED}, scalar in the build's second run with {@code -Dkiln.simd=false}) and the
+ * SIMD methods called directly give the plain-Java source's floats exactly, at sizes around the
+ * vector length (the masked tail) and on data full of special values.
+ */
+class SimdTest {
+  /** Every 7th value special: NaN, infinities, signed zeros, a subnormal, exp's overflow edges. */
+  static float[] data(long seed, int n) {
+    float[] x = Data.floats(seed, n, -6f, 6f);
+    float[] specials = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE, 88.8f,
+        -104f, 1e30f, 2f, 0.5f};
+    for (int i = 0; i < n; i += 7) {
+      x[i] = specials[(int) ((seed + i) % specials.length)];
+    }
+    return x;
+  }
+
+  @Test
+  void theSimdPathIsOnUnlessTurnedOff() {
+    assertEquals(!"false".equals(System.getProperty(Simd.PROPERTY)), Simd.ENABLED, Simd.describe());
+  }
+
+  @Test
+  void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
+    Map<String, String> expected = new LinkedHashMap<>();
+    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks"}) {
+      expected.put(op, "yes");
+    }
+    expected.put("rowSum", "no, a worker runs a sequential loop");
+    expected.put("strided", "no, a read of x is not unit-stride in i");
+    expected.put("withErf", "no, erf has no bit-exact vector form");
+    expected.put("indexAsValue", "no, a conversion depends on i");
+    expected.put("intOutput", "no, y is not a float array");
+    Map<String, String> listed = new LinkedHashMap<>();
+    try (InputStream in = SimdOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/SimdOps.ir.txt")) {
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (String line : text.split("\n")) {
+        if (line.startsWith("simd ") && !line.contains("Grad_")) {
+          listed.put(line.substring(5, line.indexOf(':')), line.substring(line.indexOf(':') + 2));
+        }
+      }
+    }
+    assertEquals(expected, listed);
+  }
+
+  @Test
+  void theSimdClassHasAMethodForEachAcceptedKernelAndNoOther() throws ClassNotFoundException {
+    Class<?> simd = Class.forName("dev.kiln.tests.simd.SimdOpsSimdKernels");
+    Set<String> methods = new TreeSet<>();
+    for (Method m : simd.getDeclaredMethods()) {
+      if (!m.isSynthetic()) {
+        methods.add(m.getName());
+      }
+    }
+    assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
+        "functionsGrad_k0")), methods.toString());
+    for (String refused : new String[] {"rowSum", "strided", "withErf", "indexAsValue", "intOutput"}) {
+      assertTrue(!methods.contains(refused), refused + " in " + methods);
+    }
+  }
+
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 3, 15, 16, 17, 31, 33, 64, 100, 1000})
+  void elementwiseKernelsGiveTheSourcesFloats(int n) {
+    float[] a = data(n, n);
+    float[] b = data(n + 99, n);
+    for (int k = 0; k < n; k += 5) {
+      b[k] = a[k]; // equal operands for the comparisons
+    }
+    float[] want = new float[n];
+    float[] got = new float[n];
+    float[] direct = new float[n];
+
+    SimdOps.arithmetic(n, a, b, 0.75f, want);
+    SimdOpsKernels.arithmetic(n, a, b, 0.75f, got);
+    SimdOpsSimdKernels.arithmetic(0, n, n, a, b, 0.75f, direct);
+    same("arithmetic", want, got, direct);
+
+    float[] want2 = new float[n];
+    float[] got2 = new float[n];
+    float[] direct2 = new float[n];
+    SimdOps.functions(n, a, b, want, want2);
+    SimdOpsKernels.functions(n, a, b, got, got2);
+    SimdOpsSimdKernels.functions(0, n, n, a, b, direct, direct2);
+    same("functions y", want, got, direct);
+    same("functions z", want2, got2, direct2);
+
+    for (boolean flip : new boolean[] {false, true}) {
+      SimdOps.selects(n, a, b, flip, want);
+      SimdOpsKernels.selects(n, a, b, flip, got);
+      SimdOpsSimdKernels.selects(0, n, n, a, b, flip, direct);
+      same("selects " + flip, want, got, direct);
+    }
+
+    Arrays.fill(want, 7f);
+    Arrays.fill(got, 7f);
+    Arrays.fill(direct, 7f);
+    SimdOps.guarded(n, a, want);
+    SimdOpsKernels.guarded(n, a, got);
+    SimdOpsSimdKernels.guarded(0, n, n, a, direct);
+    same("guarded", want, got, direct);
+  }
+
+  @ParameterizedTest(name = "B=3, N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 40})
+  void rowAndBlockKernelsGiveTheSourcesFloats(int n) {
+    int rows = 3;
+    float[] x = data(5, rows * n);
+    float[] scale = data(6, rows);
+    float[] shift = data(7, n);
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOps.rows(rows, n, x, scale, shift, want);
+    SimdOpsKernels.rows(rows, n, x, scale, shift, got);
+    SimdOpsSimdKernels.rows(0, rows, rows, n, x, scale, shift, direct);
+    same("rows", want, got, direct);
+
+    int c = 2;
+    float[] wide = data(8, rows * c * 2 * n);
+    float[] bwant = new float[rows * c * n];
+    float[] bgot = new float[rows * c * n];
+    float[] bdirect = new float[rows * c * n];
+    SimdOps.blocks(rows, c, n, wide, bwant);
+    SimdOpsKernels.blocks(rows, c, n, wide, bgot);
+    SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
+    same("blocks", bwant, bgot, bdirect);
+  }
+
+  @Test
+  void largeGridsSplitIntoChunksGiveTheSourcesFloats() {
+    int n = 100_003; // several chunks on the test pool (grain 256), a tail in the last
+    float[] a = data(11, n);
+    float[] b = data(12, n);
+    float[] want = new float[n];
+    float[] want2 = new float[n];
+    float[] got = new float[n];
+    float[] got2 = new float[n];
+    SimdOps.functions(n, a, b, want, want2);
+    SimdOpsKernels.functions(n, a, b, got, got2);
+    assertArrayEquals(want, got);
+    assertArrayEquals(want2, got2);
+  }
+
+  private static void same(String what, float[] source, float[] launcher, float[] simd) {
+    assertArrayEquals(source, launcher, what + ": launcher (" + Simd.describe() + ") against the source");
+    assertArrayEquals(source, simd, what + ": SIMD kernel against the source");
+  }
+}
