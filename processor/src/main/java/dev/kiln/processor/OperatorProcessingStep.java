@@ -6,6 +6,7 @@ import dev.kiln.processor.check.OutputCheck;
 import dev.kiln.processor.check.RaceCheck;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
+import dev.kiln.processor.codegen.cpu.SimdPlan;
 import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.contraction.Contractions;
 import dev.kiln.processor.codegen.cuda.CudaWriter;
@@ -194,28 +195,28 @@ final class OperatorProcessingStep {
       List<FusionPlan> allPlans = new ArrayList<>(plans);
       allPlans.addAll(gradientPlans);
       Map<String, Contraction> byOperator = Contractions.byOperator(contractions);
-      Map<String, String> simdRefusals = new LinkedHashMap<>();
-      List<OperatorIr> vectorised = new ArrayList<>();
+      Map<String, String> simdVerdicts = new LinkedHashMap<>();
+      Map<OperatorIr, SimdPlan.Verdict> vectorised = new LinkedHashMap<>();
       if (simd) {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
-            String why = SimdKernelsWriter.refusal(op);
-            simdRefusals.put(op.name(), why);
-            if (why == null) {
-              vectorised.add(op);
+            SimdPlan.Verdict verdict = SimdKernelsWriter.judge(op);
+            simdVerdicts.put(op.name(), verdict.text());
+            if (verdict.simd()) {
+              vectorised.put(op, verdict);
             }
           }
         }
       }
       java.util.Set<String> simdNames = new java.util.HashSet<>();
-      vectorised.forEach(op -> simdNames.add(op.name()));
+      vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
           simdNames);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
         SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);
       }
-      writeIr(owner, pkg, operators, plans, contractions, simdRefusals);
+      writeIr(owner, pkg, operators, plans, contractions, simdVerdicts);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
         write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt", gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
@@ -351,7 +352,7 @@ final class OperatorProcessingStep {
   }
 
   private void writeIr(TypeElement owner, String pkg, List<OperatorIr> operators, List<FusionPlan> plans,
-      List<Contraction> contractions, Map<String, String> simdRefusals) throws IOException {
+      List<Contraction> contractions, Map<String, String> simdVerdicts) throws IOException {
     String path = "META-INF/kiln/" + (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/")
         + KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "") + ".ir.txt";
     FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, "", path, owner);
@@ -377,12 +378,12 @@ final class OperatorProcessingStep {
           w.write(IrPrinter.print(c.epilogue()));
         }
       }
-      if (!simdRefusals.isEmpty()) {
+      if (!simdVerdicts.isEmpty()) {
         w.write(SIMD_HEADER);
         w.write('\n');
       }
-      for (Map.Entry<String, String> r : simdRefusals.entrySet()) {
-        w.write("simd " + r.getKey() + ": " + (r.getValue() == null ? "yes" : "no, " + r.getValue()) + "\n");
+      for (Map.Entry<String, String> r : simdVerdicts.entrySet()) {
+        w.write("simd " + r.getKey() + ": " + r.getValue() + "\n");
       }
     }
   }

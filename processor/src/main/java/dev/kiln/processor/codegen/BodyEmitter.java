@@ -43,6 +43,7 @@ public final class BodyEmitter {
   private final Map<Expr, Integer> depthMemo = new HashMap<>();
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
+  private LoopLowering lowering;
 
   public BodyEmitter(Syntax syntax, Names names, Map<Expr, String> sourceNames) {
     this.syntax = syntax;
@@ -51,6 +52,11 @@ public final class BodyEmitter {
   }
 
   // ---- set-up ----
+
+  /** Offers every sequential loop to {@code lowering} before emitting it plainly. */
+  public void lowering(LoopLowering lowering) {
+    this.lowering = lowering;
+  }
 
   /** Counts uses of every node reachable from these statements and results. */
   public void countUses(List<Stmt> body, List<Expr> extraRoots) {
@@ -216,6 +222,9 @@ public final class BodyEmitter {
   }
 
   private void loop(Stmt.Loop l) {
+    if (lowering != null && lowering.lower(l, this)) {
+      return;
+    }
     CodeBlock lo = expr(l.lo());
     CodeBlock hi = l.hi().operands().isEmpty() ? expr(l.hi()) : CodeBlock.of("$N", materialize(l.hi(), depth()));
     boolean guarded = !(l.guard() instanceof Expr.Const g && g.isTrue());

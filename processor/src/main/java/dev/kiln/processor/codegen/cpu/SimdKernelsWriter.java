@@ -30,12 +30,13 @@ public final class SimdKernelsWriter {
     return ClassName.get(packageName, kernels.simpleName().replaceAll("Kernels$", "") + "SimdKernels");
   }
 
-  /** Null when {@code op} has a SIMD form, else why not (see {@link SimdPlan}). */
-  public static String refusal(OperatorIr op) {
-    return SimdPlan.refusal(op);
+  /** Whether and how {@code op} has a SIMD form (see {@link SimdPlan}). */
+  public static SimdPlan.Verdict judge(OperatorIr op) {
+    return SimdPlan.judge(op);
   }
 
-  public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> vectorised) {
+  /** The class, with a SIMD form of each operator in {@code vectorised} as its verdict says. */
+  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, SimdPlan.Verdict> vectorised) {
     ClassName ownerName = ClassName.get(owner);
     TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))
         .addModifiers(Modifier.FINAL)
@@ -49,9 +50,7 @@ public final class SimdKernelsWriter {
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    for (OperatorIr op : vectorised) {
-      type.addMethod(SimdKernelWriter.write(op, ownerName));
-    }
+    vectorised.forEach((op, verdict) -> type.addMethod(SimdKernelWriter.write(op, ownerName, verdict)));
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
   }
 }

@@ -12,7 +12,9 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.UnaryOp;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -36,7 +38,8 @@ import java.util.Set;
 public final class SimdPlan {
   /** Calls whose vector form gives KMath's float bits: Vector API lanewise ops and VectorMath. */
   static final Set<MathFn> VECTOR_FUNCTIONS =
-      EnumSet.of(MathFn.MAX, MathFn.MIN, MathFn.ABS, MathFn.SQRT, MathFn.EXP, MathFn.TANH, MathFn.SIGMOID);
+      EnumSet.of(MathFn.MAX, MathFn.MIN, MathFn.ABS, MathFn.SQRT, MathFn.EXP, MathFn.TANH, MathFn.SIGMOID,
+          MathFn.ERF);
 
   private static final Set<BinaryOp> ARITHMETIC = EnumSet.of(BinaryOp.ADD, BinaryOp.SUB, BinaryOp.MUL, BinaryOp.DIV);
 
@@ -86,6 +89,198 @@ public final class SimdPlan {
       }
     }
     return null;
+  }
+
+  /** How a kernel runs on SIMD lanes, or why it does not; the listing prints {@link #text}. */
+  public record Verdict(boolean lanes, boolean loops, String text) {
+    public boolean simd() {
+      return lanes || loops;
+    }
+  }
+
+  /**
+   * Workers as lanes when {@link #refusal} accepts the kernel; else, when some of its innermost
+   * sequential loops are accepted by {@link #loopRefusal} and nothing else in the worker needs
+   * the scalar kernel's set-up (accumulations into {@code @Reduce} outputs), a SIMD form that runs
+   * each worker as the scalar kernel does with those loops as vectors.
+   */
+  public static Verdict judge(OperatorIr op) {
+    String lanes = refusal(op);
+    if (lanes == null) {
+      return new Verdict(true, false, "yes, neighbouring workers as lanes");
+    }
+    if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
+      return new Verdict(false, false, "no, " + lanes);
+    }
+    List<Stmt.Loop> innermost = new ArrayList<>();
+    if (hasAccumulate(op.body(), innermost)) {
+      return new Verdict(false, false, "no, " + lanes);
+    }
+    int accepted = 0;
+    String firstWhy = null;
+    for (Stmt.Loop l : innermost) {
+      String why = loopRefusal(l);
+      if (why == null) {
+        accepted++;
+      } else if (firstWhy == null) {
+        firstWhy = why;
+      }
+    }
+    if (accepted == 0) {
+      return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
+    }
+    return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
+        + (firstWhy == null ? "" : " (not: " + firstWhy + ")"));
+  }
+
+  /** Whether any statement accumulates; collects the loops that hold no loop. */
+  private static boolean hasAccumulate(List<Stmt> body, List<Stmt.Loop> innermost) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Accumulate) {
+        return true;
+      }
+      if (s instanceof Stmt.Loop l) {
+        if (l.body().stream().noneMatch(b -> b instanceof Stmt.Loop)) {
+          innermost.add(l);
+        }
+        if (hasAccumulate(l.body(), innermost)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** How a loop's carried value is updated from one iteration to the next. */
+  enum FoldKind {
+    /** Not updated. */
+    NONE,
+    /** {@code max(phi, term)}: lanes kept apart and reduced at the end (max is exact in any order). */
+    MAX,
+    /** {@code min(phi, term)}. */
+    MIN,
+    /** {@code phi op term} (or {@code term op phi}): the terms of each vector applied in index order. */
+    IN_ORDER
+  }
+
+  /** A carried value's update: {@code kind}, the per-iteration {@code term}, and for IN_ORDER the operator. */
+  record Fold(Stmt.Carried carried, FoldKind kind, Expr term, BinaryOp op, boolean phiLeft) {}
+
+  /** The folds of an accepted loop's carried values, in order. */
+  static List<Fold> folds(Stmt.Loop l) {
+    List<Fold> folds = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      folds.add(fold(c));
+    }
+    return folds;
+  }
+
+  private static Fold fold(Stmt.Carried c) {
+    Expr next = c.next();
+    Expr phi = c.phi();
+    if (next == phi) {
+      return new Fold(c, FoldKind.NONE, null, null, true);
+    }
+    if (next instanceof Expr.Call call && call.type() == ScalarType.FLOAT
+        && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
+      Expr a = call.args().get(0);
+      Expr b = call.args().get(1);
+      Expr term = a == phi ? b : b == phi ? a : null;
+      if (term != null) {
+        return new Fold(c, call.fn() == MathFn.MAX ? FoldKind.MAX : FoldKind.MIN, term, null, true);
+      }
+    }
+    if (next instanceof Expr.Binary b && b.type() == ScalarType.FLOAT && ARITHMETIC.contains(b.op())) {
+      if (b.left() == phi) {
+        return new Fold(c, FoldKind.IN_ORDER, b.right(), b.op(), true);
+      }
+      if (b.right() == phi) {
+        return new Fold(c, FoldKind.IN_ORDER, b.left(), b.op(), false);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Null when a sequential loop can run a vector of iterations at a time with the same floats:
+   * index step 1; only stores in its body, unit-stride in its index, into float arrays it does not
+   * read; every carried value a float updated only by a fold ({@link FoldKind}) whose term and
+   * every stored value have vector forms (the rules of {@link #refusal}, with the loop index as
+   * the lane). Else why not.
+   */
+  static String loopRefusal(Stmt.Loop l) {
+    if (l.step() != 1 || l.index().type() != ScalarType.INT) {
+      return "a loop's step is not 1";
+    }
+    SimdPlan plan = new SimdPlan(l.index());
+    for (Stmt s : l.body()) {
+      if (!(s instanceof Stmt.Store store)) {
+        return "a loop accumulates into a @Reduce output";
+      }
+      if (store.array().elementType() != ScalarType.FLOAT) {
+        return "a loop stores into " + store.array().name() + ", not a float array";
+      }
+      if (!plan.unitStride(store.index())) {
+        return "a loop's store into " + store.array().name() + " is not unit-stride in " + l.index().name();
+      }
+      plan.stored.add(store.array());
+    }
+    List<Expr> phis = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      if (c.phi().type() != ScalarType.FLOAT) {
+        return "a loop carries " + c.phi().name() + ", not a float";
+      }
+      phis.add(c.phi());
+    }
+    List<Expr> uses = new ArrayList<>();
+    for (Stmt s : l.body()) {
+      Stmt.Store store = (Stmt.Store) s;
+      uses.addAll(List.of(store.value(), store.index(), store.guard()));
+      String why = first3(plan.checkValue(store.value()), plan.checkIndex(store.index()), plan.checkValue(store.guard()));
+      if (why != null) {
+        return why;
+      }
+    }
+    for (Stmt.Carried c : l.carried()) {
+      Fold f = fold(c);
+      if (f == null) {
+        return "a loop updates " + c.phi().name() + " by other than max, min or one arithmetic operation with a term";
+      }
+      if (f.term() != null) {
+        uses.add(f.term());
+        String why = plan.checkValue(f.term());
+        if (why != null) {
+          return why;
+        }
+      }
+    }
+    for (Expr u : uses) {
+      for (Expr phi : phis) {
+        if (dependsOn(u, phi, new HashSet<>())) {
+          return "a loop uses " + ((Expr.Var) phi).name() + " before the loop ends";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String first3(String a, String b, String c) {
+    return a != null ? a : b != null ? b : c;
+  }
+
+  private static boolean dependsOn(Expr e, Expr target, Set<Expr> seen) {
+    if (e == target) {
+      return true;
+    }
+    if (!seen.add(e)) {
+      return false;
+    }
+    for (Expr o : e.operands()) {
+      if (dependsOn(o, target, seen)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code e} depends on the lane variable. */
@@ -144,7 +339,7 @@ public final class SimdPlan {
       if (load.array().elementType() != ScalarType.FLOAT) {
         return "a worker reads " + load.array().name() + ", not a float array, at its own index";
       }
-      if (!unitStride(load.index())) {
+      if (varying(load.index()) && !unitStride(load.index())) {
         return "a read of " + load.array().name() + " is not unit-stride in " + lane.name();
       }
       if (stored.contains(load.array())) {

@@ -29,6 +29,9 @@ class SimdGenerationTest {
       "  @Operator public static void total(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"B\") float[] y) {",
       "    for (@Parallel int b = 0; b < B; b++) { float t = 0f; for (int k = 0; k < N; k++) t += x[b * N + k]; y[b] = t; }",
       "  }",
+      "  @Operator public static void strided(@Dim int N, @Shape(\"2*N\") float[] x, @Out @Shape(\"N\") float[] y) {",
+      "    for (@Parallel int i = 0; i < N; i++) y[i] = x[2 * i];",
+      "  }",
       "}");
 
   private static Compilation compile(String... options) {
@@ -48,7 +51,10 @@ class SimdGenerationTest {
     assertThat(simd).contains("static void scale(int lo, int hi, int N, float[] x, float s, float[] y)");
     assertThat(simd).contains("VectorMath.tanh(");
     assertThat(simd).contains("SPECIES.indexInRange(i, hi)");
-    assertThat(simd).doesNotContain("void total(");
+    // the row sum: its loop as vectors, the terms added in index order
+    assertThat(simd).contains("static void total(int lo, int hi, int B, int N, float[] x, float[] y)");
+    assertThat(simd).contains("t = t + terms[lane];");
+    assertThat(simd).doesNotContain("void strided(");
     String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
     assertThat(kernels).contains("if (Simd.ENABLED) {\n"
         + "      CpuExecutor.forEachChunk(N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y));\n"
@@ -56,8 +62,9 @@ class SimdGenerationTest {
         + "    }");
     String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt");
     assertThat(listing).contains("\n# SIMD forms of the CPU grid kernels (Vector API)\n\n"
-        + "simd scale: yes\n"
-        + "simd total: no, a worker runs a sequential loop\n");
+        + "simd scale: yes, neighbouring workers as lanes\n"
+        + "simd total: yes, 1 of 1 sequential loops as vectors\n"
+        + "simd strided: no, a read of x is not unit-stride in i\n");
   }
 
   @Test

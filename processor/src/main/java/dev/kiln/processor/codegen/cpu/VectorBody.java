@@ -1,0 +1,205 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.MathFn;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.UnaryOp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_MASK;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_MATH;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
+
+/**
+ * Java for one vector step of IR statements whose lanes are consecutive values of one variable
+ * (the innermost grid index, or a sequential loop's index): values that depend on it become
+ * {@code FloatVector}s (booleans {@code VectorMask}s), the rest scalar code, each expression a
+ * local computed once. {@code mask}, when not null, names the lanes in range (the last, partial
+ * vector): loads and stores touch only those.
+ */
+final class VectorBody {
+  private final SimdPlan plan;
+  private final Names names;
+  private final Map<Expr, String> sourceNames;
+  private final Function<Expr.Var, CodeBlock> vars;
+  private final String mask;
+  private final CodeBlock.Builder out;
+  private final Map<Expr, CodeBlock> scalars = new HashMap<>();
+  private final Map<Expr, CodeBlock> vectors = new HashMap<>();
+
+  /**
+   * @param plan says which values depend on the lane variable
+   * @param vars Java for each variable, the lane variable at the vector's first lane
+   * @param out where the statements go
+   */
+  VectorBody(SimdPlan plan, Names names, Map<Expr, String> sourceNames, Function<Expr.Var, CodeBlock> vars,
+      String mask, CodeBlock.Builder out) {
+    this.plan = plan;
+    this.names = names;
+    this.sourceNames = sourceNames;
+    this.vars = vars;
+    this.mask = mask;
+    this.out = out;
+  }
+
+  /** {@code value.intoArray(array, index[, lanes])}. */
+  void store(Stmt.Store store) {
+    CodeBlock value = vector(store.value());
+    CodeBlock index = scalar(store.index());
+    CodeBlock lanes = lanes(store.guard());
+    if (lanes == null) {
+      out.addStatement("$L.intoArray($N, $L)", value, store.array().name(), index);
+    } else {
+      out.addStatement("$L.intoArray($N, $L, $L)", value, store.array().name(), index, lanes);
+    }
+  }
+
+  /** The lanes an access under {@code guard} touches: null for all of them. */
+  CodeBlock lanes(Expr guard) {
+    if (SimdPlan.isTrue(guard)) {
+      return mask == null ? null : CodeBlock.of("$N", mask);
+    }
+    CodeBlock g = vector(guard);
+    if (mask == null) {
+      return g;
+    }
+    String name = names.fresh("lanes");
+    out.addStatement("final $T $N = $L.and($N)", FLOAT_MASK, name, g, mask);
+    return CodeBlock.of("$N", name);
+  }
+
+  private String local(Expr e, String base) {
+    return names.fresh(sourceNames.getOrDefault(e, base));
+  }
+
+  /** Java for a value the same in every lane (with the lane variable at the vector's first lane). */
+  CodeBlock scalar(Expr e) {
+    CodeBlock known = scalars.get(e);
+    if (known != null) {
+      return known;
+    }
+    CodeBlock code;
+    if (e instanceof Expr.Const c) {
+      return JavaLiterals.of(c);
+    } else if (e instanceof Expr.ScalarRef s) {
+      return CodeBlock.of("$N", s.param().name());
+    } else if (e instanceof Expr.Var var) {
+      return vars.apply(var);
+    } else if (e instanceof Expr.Load load) {
+      code = SimdPlan.isTrue(load.guard())
+          ? CodeBlock.of("$N[$L]", load.array().name(), scalar(load.index()))
+          : CodeBlock.of("($L ? $N[$L] : $L)", scalar(load.guard()), load.array().name(), scalar(load.index()),
+              JavaLiterals.zero(load.type()));
+    } else if (e instanceof Expr.Unary u) {
+      code = CodeBlock.of("($L$L)", u.op().javaSymbol(), scalar(u.operand()));
+    } else if (e instanceof Expr.Binary b) {
+      code = JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), scalar(b.left()), scalar(b.right()));
+    } else if (e instanceof Expr.Select s) {
+      code = CodeBlock.of("($L ? $L : $L)", scalar(s.cond()), scalar(s.ifTrue()), scalar(s.ifFalse()));
+    } else if (e instanceof Expr.Cast c) {
+      code = JavaSyntax.INSTANCE.cast(c.type(), scalar(c.operand()));
+    } else {
+      Expr.Call call = (Expr.Call) e;
+      List<CodeBlock> args = new ArrayList<>();
+      call.args().forEach(a -> args.add(scalar(a)));
+      code = JavaSyntax.INSTANCE.call(call, args);
+    }
+    String name = local(e, "s");
+    out.addStatement("final $T $N = $L", JavaTypes.of(e.type()), name, code);
+    CodeBlock ref = CodeBlock.of("$N", name);
+    scalars.put(e, ref);
+    return ref;
+  }
+
+  /** A FloatVector (or, for a boolean, a VectorMask) of the value in every lane. */
+  CodeBlock vector(Expr e) {
+    CodeBlock known = vectors.get(e);
+    if (known != null) {
+      return known;
+    }
+    boolean isMask = e.type() == ScalarType.BOOL;
+    CodeBlock code;
+    if (!plan.varying(e)) {
+      code = isMask
+          ? CodeBlock.of("$N.maskAll($L)", SPECIES, scalar(e))
+          : CodeBlock.of("$T.broadcast($N, $L)", FLOAT_VECTOR, SPECIES, scalar(e));
+    } else if (e instanceof Expr.Load load && !plan.varying(load.index())) {
+      // one element, read only where the guard holds (so only if it holds in some lane), else zero
+      CodeBlock lanes = lanes(load.guard());
+      code = CodeBlock.of("($L.anyTrue() ? $T.broadcast($N, $N[$L]).blend(0f, $L.not()) : $T.zero($N))", lanes,
+          FLOAT_VECTOR, SPECIES, load.array().name(), scalar(load.index()), lanes, FLOAT_VECTOR, SPECIES);
+    } else if (e instanceof Expr.Load load) {
+      CodeBlock lanes = lanes(load.guard());
+      code = lanes == null
+          ? CodeBlock.of("$T.fromArray($N, $N, $L)", FLOAT_VECTOR, SPECIES, load.array().name(), scalar(load.index()))
+          : CodeBlock.of("$T.fromArray($N, $N, $L, $L)", FLOAT_VECTOR, SPECIES, load.array().name(),
+              scalar(load.index()), lanes);
+    } else if (e instanceof Expr.Unary u) {
+      code = CodeBlock.of(u.op() == UnaryOp.NEG ? "$L.neg()" : "$L.not()", vector(u.operand()));
+    } else if (e instanceof Expr.Binary b) {
+      code = binary(b);
+    } else if (e instanceof Expr.Select s) {
+      code = plan.varying(s.cond())
+          ? CodeBlock.of("$L.blend($L, $L)", vector(s.ifFalse()), vector(s.ifTrue()), vector(s.cond()))
+          : CodeBlock.of("($L ? $L : $L)", scalar(s.cond()), vector(s.ifTrue()), vector(s.ifFalse()));
+    } else if (e instanceof Expr.Cast c) {
+      return vector(c.operand()); // float to float
+    } else {
+      code = call((Expr.Call) e);
+    }
+    String name = local(e, isMask ? "m" : "v");
+    out.addStatement("final $T $N = $L", isMask ? FLOAT_MASK : FLOAT_VECTOR, name, code);
+    CodeBlock ref = CodeBlock.of("$N", name);
+    vectors.put(e, ref);
+    return ref;
+  }
+
+  private CodeBlock binary(Expr.Binary b) {
+    CodeBlock l = vector(b.left());
+    CodeBlock r = vector(b.right());
+    switch (b.op()) {
+      case ADD: return CodeBlock.of("$L.add($L)", l, r);
+      case SUB: return CodeBlock.of("$L.sub($L)", l, r);
+      case MUL: return CodeBlock.of("$L.mul($L)", l, r);
+      case DIV: return CodeBlock.of("$L.div($L)", l, r);
+      case LAND: return CodeBlock.of("$L.and($L)", l, r);
+      case LOR: return CodeBlock.of("$L.or($L)", l, r);
+      default:
+        return CodeBlock.of("$L.compare($T.$L, $L)", l, VECTOR_OPERATORS, comparison(b.op()), r);
+    }
+  }
+
+  private static String comparison(BinaryOp op) {
+    switch (op) {
+      case LT: return "LT";
+      case LE: return "LE";
+      case GT: return "GT";
+      case GE: return "GE";
+      case EQ: return "EQ";
+      case NE: return "NE";
+      default: throw new IllegalArgumentException("no vector comparison for " + op);
+    }
+  }
+
+  private CodeBlock call(Expr.Call call) {
+    MathFn fn = call.fn();
+    CodeBlock a = vector(call.args().get(0));
+    switch (fn) {
+      case MAX: return CodeBlock.of("$L.max($L)", a, vector(call.args().get(1)));
+      case MIN: return CodeBlock.of("$L.min($L)", a, vector(call.args().get(1)));
+      case ABS: return CodeBlock.of("$L.abs()", a);
+      case SQRT: return CodeBlock.of("$L.sqrt()", a);
+      default: return CodeBlock.of("$T.$L($L)", VECTOR_MATH, fn.javaName(), a);
+    }
+  }
+}
