@@ -94,35 +94,41 @@ __device__ __forceinline__ float sigmoid(float x) {
   return KILN_FAST_MATH ? __fdividef(1.0f, 1.0f + __expf(-x)) : sigmoid_float(x);
 }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
-// dev.kiln.FloatMath.erf: in double, series below 0.5, Numerical Recipes' erfc fit above
-__device__ __forceinline__ float erf(float xf) {
-  double x = xf;
-  double a = fabs(x);
-  if (a < 0.5) {
-    double z = x * x;
-    double p = z * (1.0 / 75600) - 1.0 / 9360;
-    p = p * z + 1.0 / 1320;
-    p = p * z - 1.0 / 216;
-    p = p * z + 1.0 / 42;
-    p = p * z - 1.0 / 10;
-    p = p * z + 1.0 / 3;
-    p = 1 - z * p;
-    return (float) (1.1283791670955126 * x * p);
+// dev.kiln.FloatMath.erf, the same operations in the same order: below 0.95 x + x * P(x*x), up to
+// 3.92 1 - exp(-x*x) * Q((|x| - 2.435) * 0.6734007), then +-1
+__device__ __forceinline__ float erf_float(float x) {
+  float a = fabsf(x);
+  if (a < 0.95f) {
+    float z = __fmul_rn(x, x);
+    float p = -1.0081633263325784e-05f;
+    p = __fadd_rn(__fmul_rn(p, z), 0.0001139133091783151f);
+    p = __fadd_rn(__fmul_rn(p, z), -0.0008498809183947742f);
+    p = __fadd_rn(__fmul_rn(p, z), 0.005221875384449959f);
+    p = __fadd_rn(__fmul_rn(p, z), -0.026865672320127487f);
+    p = __fadd_rn(__fmul_rn(p, z), 0.11283785849809647f);
+    p = __fadd_rn(__fmul_rn(p, z), -0.37612637877464294f);
+    p = __fadd_rn(__fmul_rn(p, z), 0.12837916612625122f);
+    return __fadd_rn(x, __fmul_rn(x, p));
   }
-  if (!(a < 3.92)) return a != a ? xf : copysignf(1.0f, xf);
-  double t = 1 / (1 + 0.5 * a);
-  double q = 0.17087277;
-  q = q * t - 0.82215223;
-  q = q * t + 1.48851587;
-  q = q * t - 1.13520398;
-  q = q * t + 0.27886807;
-  q = q * t - 0.18628806;
-  q = q * t + 0.09678418;
-  q = q * t + 0.37409196;
-  q = q * t + 1.00002368;
-  double erfc = t * ::exp(-a * a - 1.26551223 + t * q);
-  return (float) copysign(1 - erfc, x);
+  if (!(a < 3.92f)) return a != a ? x : copysignf(1.0f, x);
+  float t = __fmul_rn(__fadd_rn(a, -2.435f), 0.6734006734006734f);
+  float q = -5.421784862846835e-06f;
+  q = __fadd_rn(__fmul_rn(q, t), 1.4786498468311038e-05f);
+  q = __fadd_rn(__fmul_rn(q, t), -2.2510881535708904e-05f);
+  q = __fadd_rn(__fmul_rn(q, t), 6.0221227613510564e-05f);
+  q = __fadd_rn(__fmul_rn(q, t), -0.00017753956490196288f);
+  q = __fadd_rn(__fmul_rn(q, t), 0.0004461287462618202f);
+  q = __fadd_rn(__fmul_rn(q, t), -0.0010795284761115909f);
+  q = __fadd_rn(__fmul_rn(q, t), 0.0025698107201606035f);
+  q = __fadd_rn(__fmul_rn(q, t), -0.00593176344409585f);
+  q = __fadd_rn(__fmul_rn(q, t), 0.013224838301539421f);
+  q = __fadd_rn(__fmul_rn(q, t), -0.028409140184521675f);
+  q = __fadd_rn(__fmul_rn(q, t), 0.05857718735933304f);
+  q = __fadd_rn(__fmul_rn(q, t), -0.11537482589483261f);
+  q = __fadd_rn(__fmul_rn(q, t), 0.21574655175209045f);
+  return copysignf(__fadd_rn(1.0f, -__fmul_rn(exp_float(-__fmul_rn(x, x)), q)), x);
 }
+__device__ __forceinline__ float erf(float x) { return erf_float(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }
 
 // ---- trigonometry ----

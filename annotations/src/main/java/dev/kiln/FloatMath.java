@@ -1,7 +1,7 @@
 package dev.kiln;
 
 /**
- * The {@code float} exponential, hyperbolic tangent and logistic function, computed in {@code
+ * The {@code float} exponential, hyperbolic tangent, logistic and error functions, computed in {@code
  * float}: Cody-Waite range reduction and the minimax polynomials of Cephes' single-precision
  * library (S. L. Moshier, {@code expf.c}, {@code tanhf.c}), with no call into {@link Math} or
  * {@link StrictMath} (on Java 17 {@code Math.tanh} is a native call per element) and no
@@ -28,6 +28,13 @@ final class FloatMath {
   static final float EXP_MAX = 88.72283935546875f;
   /** Below this, the exponential rounds to zero in float. */
   static final float EXP_MIN = -103.972084045410156f;
+  /** erf: the polynomial in x*x below this, one minus exp(-x*x) times a polynomial above. */
+  static final float ERF_SPLIT = 0.95f;
+  /** erf rounds to +-1 in float from here on. */
+  static final float ERF_ONE = 3.92f;
+  /** erf's second interval [0.95, 3.92] mapped onto [-1, 1]: (|x| - ERF_MID) * ERF_SCALE. */
+  static final float ERF_MID = 2.435f;
+  static final float ERF_SCALE = 0.6734006734006734f;
 
   static float exp(float x) {
     if (!(x <= EXP_MAX)) {
@@ -83,39 +90,47 @@ final class FloatMath {
   }
 
   /**
-   * The error function of a float, in double arithmetic without loops: below 0.5 its Maclaurin
-   * series to the x^15 term, above it one minus the rational Chebyshev fit of erfc from Numerical
-   * Recipes (fractional error below 1.2e-7), and +-1 from 3.92 on, where erf rounds to 1 in float.
-   * At most 1 ulp from the correctly rounded result (measured; see KMath's table).
+   * The error function, in float arithmetic: below 0.95, {@code x + x * P(x*x)} with P a degree-7
+   * polynomial fitted to {@code erf(x)/x - 1}; from 0.95 to 3.92, {@code 1 - exp(-x*x) * Q(t)} with
+   * {@code t = (|x| - 2.435) / 1.485} and Q a degree-13 polynomial fitted to the scaled
+   * complementary error function {@code erfcx}; +-1 from 3.92 on, where erf rounds to 1 in float.
+   * Fitted by least squares in double ({@code scripts/erf-fit.py}), the coefficients rounded to float. At
+   * most 1.34 ulp from the correctly rounded result, measured over every float (see KMath's
+   * table). Only multiplies, adds, {@link #exp} and blends of the two branches: it vectorises
+   * ({@code dev.kiln.runtime.simd.VectorMath.erf}) and {@code kiln/math.cuh} computes the same bits.
    */
-  static float erf(float xf) {
-    double x = xf;
-    double a = Math.abs(x);
-    if (a < 0.5) {
-      double z = x * x;
-      double p = z * (1.0 / 75600) - 1.0 / 9360;
-      p = p * z + 1.0 / 1320;
-      p = p * z - 1.0 / 216;
-      p = p * z + 1.0 / 42;
-      p = p * z - 1.0 / 10;
-      p = p * z + 1.0 / 3;
-      p = 1 - z * p;
-      return (float) (1.1283791670955126 * x * p);
+  static float erf(float x) {
+    float a = Math.abs(x);
+    if (a < ERF_SPLIT) {
+      float z = x * x;
+      float p = -1.0081633263325784e-05f;
+      p = p * z + 0.0001139133091783151f;
+      p = p * z - 0.0008498809183947742f;
+      p = p * z + 0.005221875384449959f;
+      p = p * z - 0.026865672320127487f;
+      p = p * z + 0.11283785849809647f;
+      p = p * z - 0.37612637877464294f;
+      p = p * z + 0.12837916612625122f;
+      return x + x * p;
     }
-    if (!(a < 3.92)) {
-      return a != a ? xf : Math.copySign(1f, xf);
+    if (!(a < ERF_ONE)) {
+      return a != a ? x : Math.copySign(1f, x);
     }
-    double t = 1 / (1 + 0.5 * a);
-    double q = 0.17087277;
-    q = q * t - 0.82215223;
-    q = q * t + 1.48851587;
-    q = q * t - 1.13520398;
-    q = q * t + 0.27886807;
-    q = q * t - 0.18628806;
-    q = q * t + 0.09678418;
-    q = q * t + 0.37409196;
-    q = q * t + 1.00002368;
-    double erfc = t * Math.exp(-a * a - 1.26551223 + t * q);
-    return (float) Math.copySign(1 - erfc, x);
+    float t = (a - ERF_MID) * ERF_SCALE;
+    float q = -5.421784862846835e-06f;
+    q = q * t + 1.4786498468311038e-05f;
+    q = q * t - 2.2510881535708904e-05f;
+    q = q * t + 6.0221227613510564e-05f;
+    q = q * t - 0.00017753956490196288f;
+    q = q * t + 0.0004461287462618202f;
+    q = q * t - 0.0010795284761115909f;
+    q = q * t + 0.0025698107201606035f;
+    q = q * t - 0.00593176344409585f;
+    q = q * t + 0.013224838301539421f;
+    q = q * t - 0.028409140184521675f;
+    q = q * t + 0.05857718735933304f;
+    q = q * t - 0.11537482589483261f;
+    q = q * t + 0.21574655175209045f;
+    return Math.copySign(1f - exp(-(x * x)) * q, x);
   }
 }

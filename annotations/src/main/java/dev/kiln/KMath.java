@@ -7,9 +7,9 @@ package dev.kiln;
  *
  * <p>Every function has a {@code float} and a {@code double} overload. The {@code double} overloads
  * are {@link Math}'s. The {@code float} overloads of {@code exp}, {@code tanh} and {@code sigmoid}
- * compute in float (range reduction and minimax polynomials, no native call: several times faster
- * than going through {@code double}), and {@code erf} without the double overload's loops, within
- * the error below of the correctly rounded result,
+ * and {@code erf} compute in float (range reduction and fitted polynomials, no native call:
+ * several times faster than going through {@code double}, and branch-free enough to vectorise),
+ * within the error below of the correctly rounded result,
  * measured over every float; the other {@code float} overloads compute in {@code double} and round
  * once, so they are correctly rounded wherever {@link Math} is.
  *
@@ -19,10 +19,10 @@ package dev.kiln;
  *   <tr><td>exp</td><td>1 ulp</td><td>+Inf above 88.7228394, +0 below -103.9720840, subnormal between</td></tr>
  *   <tr><td>tanh</td><td>1.33 ulp</td><td>+-0 kept, +-1 from |x| = 9.1</td></tr>
  *   <tr><td>sigmoid</td><td>2.41 ulp</td><td>1 for large x, subnormal down to 0 for very negative x</td></tr>
- *   <tr><td>erf</td><td>1 ulp</td><td>+-1 from |x| = 3.92 (in double internally, no loop)</td></tr>
+ *   <tr><td>erf</td><td>1.34 ulp</td><td>+-0 kept, +-1 from |x| = 3.92</td></tr>
  * </table>
  *
- * <p>The CUDA backend's {@code kiln::exp}, {@code kiln::tanh} and {@code kiln::sigmoid} run the
+ * <p>The CUDA backend's {@code kiln::exp}, {@code kiln::tanh}, {@code kiln::sigmoid} and {@code kiln::erf} run the
  * same operations in the same order (no fused multiply-adds), so device and CPU agree bit for bit
  * unless {@code -Akiln.cuda.math=fast} selects the hardware approximations.
  */

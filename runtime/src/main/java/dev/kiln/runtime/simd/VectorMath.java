@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
 /**
- * {@code dev.kiln.KMath}'s float exp, tanh and sigmoid over every lane of a {@link FloatVector},
+ * {@code dev.kiln.KMath}'s float exp, tanh, sigmoid and erf over every lane of a {@link FloatVector},
  * bit for bit: the same operations as {@code dev.kiln.FloatMath} in the same order (multiplies and
  * adds rounded one at a time, never fused), its branches computed on every lane and chosen by
  * blends. So a SIMD kernel gives the same floats as its scalar kernel and its plain-Java source
@@ -22,6 +22,10 @@ public final class VectorMath {
   private static final float ROUND = 12582912f;
   private static final float EXP_MAX = 88.72283935546875f;
   private static final float EXP_MIN = -103.972084045410156f;
+  private static final float ERF_SPLIT = 0.95f;
+  private static final float ERF_ONE = 3.92f;
+  private static final float ERF_MID = 2.435f;
+  private static final float ERF_SCALE = 0.6734006734006734f;
   private static final int ROUND_BITS = Float.floatToRawIntBits(ROUND);
   private static final int SIGN = 0x80000000;
   private static final int ONE_BITS = 0x3f800000;
@@ -79,5 +83,41 @@ public final class VectorMath {
     FloatVector d = e.add(1f);
     FloatVector positive = d.broadcast(1f).div(d);
     return e.div(d).blend(positive, x.compare(VectorOperators.GE, 0f));
+  }
+
+  /** {@code KMath.erf(float)} on each lane. */
+  public static FloatVector erf(FloatVector x) {
+    FloatVector a = x.abs();
+    FloatVector z = x.mul(x);
+    // below 0.95: x + x * P(x*x)
+    FloatVector p = z.mul(-1.0081633263325784e-05f).add(0.0001139133091783151f);
+    p = p.mul(z).add(-0.0008498809183947742f);
+    p = p.mul(z).add(0.005221875384449959f);
+    p = p.mul(z).add(-0.026865672320127487f);
+    p = p.mul(z).add(0.11283785849809647f);
+    p = p.mul(z).add(-0.37612637877464294f);
+    p = p.mul(z).add(0.12837916612625122f);
+    FloatVector small = x.add(x.mul(p));
+    // up to 3.92: copySign(1 - exp(-x*x) * Q(t), x)
+    FloatVector t = a.sub(ERF_MID).mul(ERF_SCALE);
+    FloatVector q = t.mul(-5.421784862846835e-06f).add(1.4786498468311038e-05f);
+    q = q.mul(t).add(-2.2510881535708904e-05f);
+    q = q.mul(t).add(6.0221227613510564e-05f);
+    q = q.mul(t).add(-0.00017753956490196288f);
+    q = q.mul(t).add(0.0004461287462618202f);
+    q = q.mul(t).add(-0.0010795284761115909f);
+    q = q.mul(t).add(0.0025698107201606035f);
+    q = q.mul(t).add(-0.00593176344409585f);
+    q = q.mul(t).add(0.013224838301539421f);
+    q = q.mul(t).add(-0.028409140184521675f);
+    q = q.mul(t).add(0.05857718735933304f);
+    q = q.mul(t).add(-0.11537482589483261f);
+    q = q.mul(t).add(0.21574655175209045f);
+    FloatVector big = q.broadcast(1f).sub(exp(z.neg()).mul(q));
+    IntVector sign = x.reinterpretAsInts().and(SIGN);
+    FloatVector result = big.reinterpretAsInts().and(~SIGN).or(sign).reinterpretAsFloats();
+    result = result.blend(small, a.lt(ERF_SPLIT));
+    result = result.blend(sign.or(ONE_BITS).reinterpretAsFloats(), a.lt(ERF_ONE).not());
+    return result.blend(x, x.compare(VectorOperators.NE, x));
   }
 }

@@ -10,7 +10,7 @@ import jdk.incubator.vector.VectorSpecies;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector exp, tanh and sigmoid give KMath's float bits on every lane: every 997th float (all of
+ * The vector exp, tanh, sigmoid and erf give KMath's float bits on every lane: every 997th float (all of
  * them with {@code -Dkiln.ulp.exhaustive=true}), and the special values, at the preferred species
  * (512 bits with AVX-512) and at 128 bits.
  */
@@ -20,7 +20,7 @@ class VectorMathTest {
   private static final float[] SPECIALS = {
     Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE,
     Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 88.72283935546875f, 88.72284f, -103.972084045410156f,
-    -103.97209f, -87.33655f, -87.33654f, 0.625f, -0.625f, 0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 1f, -1f,
+    -103.97209f, -87.33655f, -87.33654f, 0.625f, -0.625f, 0.95f, -0.95f, 0.94999999f, 3.92f, -3.92f, 3.9199998f, 0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 1f, -1f,
     Float.intBitsToFloat(0x7fc00001), Float.intBitsToFloat(0xffc00000)
   };
 
@@ -38,6 +38,11 @@ class VectorMathTest {
   @Test
   void tanhMatchesKMath() {
     check("tanh", KMath::tanh, VectorMath::tanh);
+  }
+
+  @Test
+  void erfMatchesKMath() {
+    check("erf", KMath::erf, VectorMath::erf);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kiln.tests.simd;
 import static dev.kiln.KMath.abs;
 import static dev.kiln.KMath.erf;
 import static dev.kiln.KMath.exp;
+import static dev.kiln.KMath.log;
 import static dev.kiln.KMath.max;
 import static dev.kiln.KMath.min;
 import static dev.kiln.KMath.sigmoid;
@@ -37,7 +38,7 @@ public final class SimdOps {
       @Out @Shape("N") float[] z) {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = exp(a[i]) + tanh(b[i]) * sigmoid(a[i] - b[i]);
-      z[i] = max(a[i], b[i]) - min(a[i], 0f) + sqrt(abs(b[i]));
+      z[i] = max(a[i], b[i]) - min(a[i], 0f) + sqrt(abs(b[i])) * erf(b[i]);
     }
   }
 
@@ -84,7 +85,72 @@ public final class SimdOps {
     }
   }
 
+  // rows: each worker's sequential loops as vectors
+
+  /** Softmax: a max fold, a sum fold in index order, then stores. */
+  @Operator
+  public static void softmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += exp(x[b * N + k] - m);
+      for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s;
+    }
+  }
+
+  /** Every fold: min, product, difference with the carried value on either side, an untouched value. */
+  @Operator
+  public static void folds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,
+      @Out @Shape("B") float[] lo, @Out @Shape("B") float[] prod, @Out @Shape("B") float[] diff,
+      @Out @Shape("B") float[] alt) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float l = 3f;
+      float p = 1f;
+      float d = 0.5f;
+      float a = 0.25f;
+      float same = 2f;
+      for (int k = 0; k < N; k++) {
+        l = min(x[b * N + k] * w[k], l);
+        p = p * (1f + x[b * N + k] * 0.01f);
+        d = d - x[b * N + k] / (w[k] + 3f);
+        a = (x[b * N + k] > 0f ? 1f : -1f) - a;
+      }
+      lo[b] = l * same;
+      prod[b] = p;
+      diff[b] = d;
+      alt[b] = a;
+    }
+  }
+
+  /** A loop that runs only for some rows, over part of the row, storing under a guard. */
+  @Operator
+  public static void partialRows(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] limit,
+      @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      if (limit[b] > 0f) {
+        for (int k = 1; k < N; k++) {
+          if (x[b * N + k] < limit[b]) {
+            y[b * N + k] = tanh(x[b * N + k]) + limit[b];
+          }
+        }
+      }
+    }
+  }
+
   // refused: each keeps its scalar kernel
+
+  /** A running sum: the carried value is used inside the loop. */
+  @Operator
+  public static void prefixSum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += x[b * N + k];
+        y[b * N + k] = s;
+      }
+    }
+  }
 
   @Operator
   public static void intOutput(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") int[] y) {
@@ -110,9 +176,9 @@ public final class SimdOps {
   }
 
   @Operator
-  public static void withErf(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+  public static void withLog(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {
-      y[i] = erf(x[i]);
+      y[i] = log(x[i]);
     }
   }
 

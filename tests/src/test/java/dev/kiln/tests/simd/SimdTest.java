@@ -46,11 +46,15 @@ class SimdTest {
   void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
     Map<String, String> expected = new LinkedHashMap<>();
     for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks"}) {
-      expected.put(op, "yes");
+      expected.put(op, "yes, neighbouring workers as lanes");
     }
-    expected.put("rowSum", "no, a worker runs a sequential loop");
+    expected.put("softmax", "yes, 3 of 3 sequential loops as vectors");
+    expected.put("folds", "yes, 1 of 1 sequential loops as vectors");
+    expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
+    expected.put("prefixSum", "no, a worker runs a sequential loop; its loops: a loop uses s before the loop ends");
+    expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors");
     expected.put("strided", "no, a read of x is not unit-stride in i");
-    expected.put("withErf", "no, erf has no bit-exact vector form");
+    expected.put("withLog", "no, log has no bit-exact vector form");
     expected.put("indexAsValue", "no, a conversion depends on i");
     expected.put("intOutput", "no, y is not a float array");
     Map<String, String> listed = new LinkedHashMap<>();
@@ -75,8 +79,8 @@ class SimdTest {
       }
     }
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
-        "functionsGrad_k0")), methods.toString());
-    for (String refused : new String[] {"rowSum", "strided", "withErf", "indexAsValue", "intOutput"}) {
+        "functionsGrad_k0", "softmax", "folds", "partialRows", "rowSum")), methods.toString());
+    for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
   }
@@ -147,6 +151,51 @@ class SimdTest {
     SimdOpsKernels.blocks(rows, c, n, wide, bgot);
     SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
     same("blocks", bwant, bgot, bdirect);
+  }
+
+  @ParameterizedTest(name = "B=5, N={0}")
+  @ValueSource(ints = {0, 1, 2, 15, 16, 17, 33, 100, 1000})
+  void rowKernelsWithVectorLoopsGiveTheSourcesFloats(int n) {
+    int rows = 5;
+    float[] x = data(31 + n, rows * n);
+    float[] w = data(32 + n, n);
+    for (int k = 0; k < n; k++) {
+      w[k] = Math.abs(w[k]) + 0.5f; // no division by zero in the difference fold
+    }
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOps.softmax(rows, n, x, want);
+    SimdOpsKernels.softmax(rows, n, x, got);
+    SimdOpsSimdKernels.softmax(0, rows, rows, n, x, direct);
+    same("softmax", want, got, direct);
+
+    float[][] wantF = new float[4][rows];
+    float[][] gotF = new float[4][rows];
+    float[][] directF = new float[4][rows];
+    SimdOps.folds(rows, n, x, w, wantF[0], wantF[1], wantF[2], wantF[3]);
+    SimdOpsKernels.folds(rows, n, x, w, gotF[0], gotF[1], gotF[2], gotF[3]);
+    SimdOpsSimdKernels.folds(0, rows, rows, n, x, w, directF[0], directF[1], directF[2], directF[3]);
+    for (int i = 0; i < 4; i++) {
+      same("folds " + i, wantF[i], gotF[i], directF[i]);
+    }
+
+    float[] rowSum = new float[rows];
+    float[] rowSumGot = new float[rows];
+    float[] rowSumDirect = new float[rows];
+    SimdOps.rowSum(rows, n, x, rowSum);
+    SimdOpsKernels.rowSum(rows, n, x, rowSumGot);
+    SimdOpsSimdKernels.rowSum(0, rows, rows, n, x, rowSumDirect);
+    same("rowSum", rowSum, rowSumGot, rowSumDirect);
+
+    float[] limit = {1f, -1f, 0.5f, Float.NaN, 3f};
+    Arrays.fill(want, 9f);
+    Arrays.fill(got, 9f);
+    Arrays.fill(direct, 9f);
+    SimdOps.partialRows(rows, n, x, limit, want);
+    SimdOpsKernels.partialRows(rows, n, x, limit, got);
+    SimdOpsSimdKernels.partialRows(0, rows, rows, n, x, limit, direct);
+    same("partialRows", want, got, direct);
   }
 
   @Test
