@@ -16,7 +16,7 @@ junit_version=1.10.3
 mvn -B -q install -DskipTests
 rm -rf "$out"
 mkdir -p "$out/lib"
-jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml \
+jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml,jdk.incubator.vector \
   --strip-debug --no-man-pages --no-header-files --compress=2 --output "$out/jre"
 # Without JavaCPP's OpenBLAS (20 MB of natives, which would take the bundle past the device tool's
 # 64 MiB carry): CPU matrix products there run on Gemm's Java fallback, after one warning.
@@ -47,7 +47,7 @@ for module in runtime tests; do
     --scan-class-path "$module-test-classes" --include-tag gpu \
     --details=tree --reports-dir "$reports/$module" || status=1
 done
-jre/bin/java -Dkiln.device=cuda -cp "sample-classes:$(cat classpath.txt)" dev.kiln.sample.Main || status=1
+jre/bin/java --add-modules jdk.incubator.vector -Dkiln.device=cuda -cp "sample-classes:$(cat classpath.txt)" dev.kiln.sample.Main || status=1
 exit $status
 RUN
 chmod +x "$out/run.sh"

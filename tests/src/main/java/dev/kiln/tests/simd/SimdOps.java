@@ -85,6 +85,23 @@ public final class SimdOps {
     }
   }
 
+  /** Column statistics: each lane (a column) runs the loop over rows with its own carried values. */
+  @Operator
+  public static void columns(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("N") float[] sum,
+      @Out @Shape("N") float[] peak, @Out @Shape("B, N") float[] running) {
+    for (@Parallel int n = 0; n < N; n++) {
+      float s = 0f;
+      float m = Float.NEGATIVE_INFINITY;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n] * 0.5f;
+        m = max(m, x[b * N + n] - s);
+        running[b * N + n] = s; // a running value stored in the loop: each lane its own
+      }
+      sum[n] = s;
+      peak[n] = m;
+    }
+  }
+
   // rows: each worker's sequential loops as vectors
 
   /** Softmax: a max fold, a sum fold in index order, then stores. */

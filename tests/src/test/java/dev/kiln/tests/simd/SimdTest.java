@@ -45,13 +45,13 @@ class SimdTest {
   @Test
   void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
     Map<String, String> expected = new LinkedHashMap<>();
-    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks"}) {
+    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
-    expected.put("prefixSum", "no, a worker runs a sequential loop; its loops: a loop uses s before the loop ends");
+    expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
     expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");
@@ -79,7 +79,7 @@ class SimdTest {
       }
     }
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
-        "functionsGrad_k0", "softmax", "folds", "partialRows", "rowSum")), methods.toString());
+        "functionsGrad_k0", "softmax", "folds", "partialRows", "rowSum", "columns")), methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
@@ -151,6 +151,22 @@ class SimdTest {
     SimdOpsKernels.blocks(rows, c, n, wide, bgot);
     SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
     same("blocks", bwant, bgot, bdirect);
+  }
+
+  @ParameterizedTest(name = "B=7, N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 40})
+  void columnKernelsRunTheRowLoopInEveryLane(int n) {
+    int rows = 7;
+    float[] x = data(41 + n, rows * n);
+    float[][] want = {new float[n], new float[n], new float[rows * n]};
+    float[][] got = {new float[n], new float[n], new float[rows * n]};
+    float[][] direct = {new float[n], new float[n], new float[rows * n]};
+    SimdOps.columns(rows, n, x, want[0], want[1], want[2]);
+    SimdOpsKernels.columns(rows, n, x, got[0], got[1], got[2]);
+    SimdOpsSimdKernels.columns(0, n, rows, n, x, direct[0], direct[1], direct[2]);
+    for (int i = 0; i < 3; i++) {
+      same("columns " + i, want[i], got[i], direct[i]);
+    }
   }
 
   @ParameterizedTest(name = "B=5, N={0}")

@@ -137,11 +137,9 @@ final class SimdKernelWriter {
   /** One vector step of every worker statement, the lanes being neighbouring workers. */
   private static CodeBlock laneStep(OperatorIr op, Names names, Map<Expr, String> bound, String mask) {
     CodeBlock.Builder out = CodeBlock.builder();
-    SimdPlan lanes = SimdPlan.forLane(op.grid().get(op.grid().size() - 1).var());
+    SimdPlan lanes = SimdPlan.forLanes(op);
     VectorBody body = new VectorBody(lanes, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), mask, out);
-    for (Stmt s : op.body()) {
-      body.store((Stmt.Store) s);
-    }
+    body.statements(op.body());
     return out.build();
   }
 }

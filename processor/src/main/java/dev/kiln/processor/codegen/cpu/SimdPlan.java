@@ -47,6 +47,8 @@ public final class SimdPlan {
   private final Set<Param.Array> stored = new HashSet<>();
   private final Map<Expr, Boolean> varying = new HashMap<>();
   private final Set<Expr> checked = new HashSet<>();
+  /** Values carried by sequential loops in lane mode: one per lane, so vectors. */
+  private final Set<Expr> vectorVars = new HashSet<>();
 
   private SimdPlan(Expr.Var lane) {
     this.lane = lane;
@@ -62,27 +64,80 @@ public final class SimdPlan {
     if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
       return "not a grid kernel";
     }
+    SimdPlan plan = forLanes(op);
+    String why = plan.collectStores(op.body());
+    return why != null ? why : plan.checkStatements(op.body());
+  }
+
+  /**
+   * The dependence test for {@code op}'s workers as lanes: the innermost grid index, and every
+   * value carried by a sequential loop (each lane carries its own, so it is a vector).
+   */
+  static SimdPlan forLanes(OperatorIr op) {
     SimdPlan plan = new SimdPlan(op.grid().get(op.grid().size() - 1).var());
-    for (Stmt s : op.body()) {
-      if (!(s instanceof Stmt.Store store)) {
-        return s instanceof Stmt.Loop ? "a worker runs a sequential loop" : "a worker accumulates into a @Reduce output";
+    plan.collectCarried(op.body());
+    return plan;
+  }
+
+  private void collectCarried(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        for (Stmt.Carried c : l.carried()) {
+          vectorVars.add(c.phi());
+          vectorVars.add(c.result());
+        }
+        collectCarried(l.body());
       }
+    }
+  }
+
+  /** Every store, in loops too: unit-stride in the lane, into a float array; notes the arrays written. */
+  private String collectStores(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Accumulate) {
+        return "a worker accumulates into a @Reduce output";
+      }
+      if (s instanceof Stmt.Loop l) {
+        String why = collectStores(l.body());
+        if (why != null) {
+          return why;
+        }
+        continue;
+      }
+      Stmt.Store store = (Stmt.Store) s;
       if (store.array().elementType() != ScalarType.FLOAT) {
         return store.array().name() + " is not a float array";
       }
-      if (!plan.unitStride(store.index())) {
+      if (!unitStride(store.index())) {
         return "neighbouring workers do not write neighbouring elements of " + store.array().name();
       }
-      plan.stored.add(store.array());
+      stored.add(store.array());
     }
-    for (Stmt s : op.body()) {
-      Stmt.Store store = (Stmt.Store) s;
-      String why = plan.checkValue(store.value());
-      if (why == null) {
-        why = plan.checkIndex(store.index());
-      }
-      if (why == null) {
-        why = plan.checkValue(store.guard());
+    return null;
+  }
+
+  /**
+   * Stores' values, indices and guards; a sequential loop's bounds and guard the same in every
+   * lane, its carried values floats (vectors: every lane runs the loop in its own order).
+   */
+  private String checkStatements(List<Stmt> body) {
+    for (Stmt s : body) {
+      String why;
+      if (s instanceof Stmt.Loop l) {
+        if (varying(l.lo()) || varying(l.hi()) || varying(l.guard())) {
+          return "a sequential loop's bounds or condition differ between neighbouring workers";
+        }
+        why = first3(checkScalar(l.lo()), checkScalar(l.hi()), checkScalar(l.guard()));
+        for (Stmt.Carried c : l.carried()) {
+          if (why == null && c.phi().type() != ScalarType.FLOAT) {
+            why = "a loop carries " + c.phi().name() + ", not a float";
+          }
+          why = why != null ? why : first3(checkValue(c.init()), checkValue(c.next()), null);
+        }
+        why = why != null ? why : checkStatements(l.body());
+      } else {
+        Stmt.Store store = (Stmt.Store) s;
+        why = first3(checkValue(store.value()), checkIndex(store.index()), checkValue(store.guard()));
       }
       if (why != null) {
         return why;
@@ -289,7 +344,7 @@ public final class SimdPlan {
     if (known != null) {
       return known;
     }
-    boolean v = e == lane;
+    boolean v = e == lane || vectorVars.contains(e);
     for (Expr o : e.operands()) {
       v |= varying(o);
     }
@@ -379,6 +434,9 @@ public final class SimdPlan {
     }
     if (e instanceof Expr.Cast c) {
       return c.operand().type() == ScalarType.FLOAT ? checkValue(c.operand()) : "a conversion depends on " + lane.name();
+    }
+    if (vectorVars.contains(e)) {
+      return null; // a lane's own carried value
     }
     return lane.name() + " is used as a value, not only as an index";
   }

@@ -36,6 +36,8 @@ final class VectorBody {
   private final CodeBlock.Builder out;
   private final Map<Expr, CodeBlock> scalars = new HashMap<>();
   private final Map<Expr, CodeBlock> vectors = new HashMap<>();
+  /** The enclosing body, for a sequential loop's body: its locals are visible here. */
+  private final VectorBody parent;
 
   /**
    * @param plan says which values depend on the lane variable
@@ -50,6 +52,97 @@ final class VectorBody {
     this.vars = vars;
     this.mask = mask;
     this.out = out;
+    this.parent = null;
+  }
+
+  /** The body of a sequential loop inside {@code parent}, written to {@code out}. */
+  private VectorBody(VectorBody parent, CodeBlock.Builder out) {
+    this.plan = parent.plan;
+    this.names = parent.names;
+    this.sourceNames = parent.sourceNames;
+    this.vars = parent.vars;
+    this.mask = parent.mask;
+    this.out = out;
+    this.parent = parent;
+  }
+
+  /** Every statement in order: stores, and sequential loops whose carried values are vectors. */
+  void statements(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store store) {
+        store(store);
+      } else {
+        loop((Stmt.Loop) s);
+      }
+    }
+  }
+
+  /**
+   * A sequential loop run by every lane at once (its bounds are the same in every lane): each
+   * carried value a vector, so each lane updates its own in the loop's order.
+   */
+  private void loop(Stmt.Loop l) {
+    List<String> carried = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      String name = names.fresh(c.phi().name());
+      out.addStatement("$T $N = $L", FLOAT_VECTOR, name, vector(c.init()));
+      carried.add(name);
+      vectors.put(c.phi(), CodeBlock.of("$N", name));
+    }
+    CodeBlock lo = scalar(l.lo());
+    CodeBlock hi = scalar(l.hi());
+    CodeBlock guard = SimdPlan.isTrue(l.guard()) ? null : scalar(l.guard());
+    String k = names.fresh(l.index().name());
+    scalars.put(l.index(), CodeBlock.of("$N", k));
+    CodeBlock.Builder inner = CodeBlock.builder();
+    VectorBody body = new VectorBody(this, inner);
+    body.statements(l.body());
+    List<CodeBlock> nexts = new ArrayList<>();
+    for (int i = 0; i < l.carried().size(); i++) {
+      Stmt.Carried c = l.carried().get(i);
+      if (c.next() == c.phi()) {
+        nexts.add(null);
+        continue;
+      }
+      String next = names.fresh(carried.get(i) + "Next");
+      inner.addStatement("final $T $N = $L", FLOAT_VECTOR, next, body.vector(c.next()));
+      nexts.add(CodeBlock.of("$N", next));
+    }
+    for (int i = 0; i < nexts.size(); i++) {
+      if (nexts.get(i) != null) {
+        inner.addStatement("$N = $L", carried.get(i), nexts.get(i));
+      }
+    }
+    String step = l.step() == 1 ? k + "++" : k + " += " + l.step();
+    CodeBlock loop = CodeBlock.of("for (int $N = $L; $N < $L; $L) {\n$>$L$<}\n", k, lo, k, hi, step, inner.build());
+    if (guard == null) {
+      out.add(loop);
+    } else {
+      out.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
+    }
+    for (int i = 0; i < l.carried().size(); i++) {
+      vectors.put(l.carried().get(i).result(), CodeBlock.of("$N", carried.get(i)));
+    }
+  }
+
+  private CodeBlock knownScalar(Expr e) {
+    for (VectorBody b = this; b != null; b = b.parent) {
+      CodeBlock known = b.scalars.get(e);
+      if (known != null) {
+        return known;
+      }
+    }
+    return null;
+  }
+
+  private CodeBlock knownVector(Expr e) {
+    for (VectorBody b = this; b != null; b = b.parent) {
+      CodeBlock known = b.vectors.get(e);
+      if (known != null) {
+        return known;
+      }
+    }
+    return null;
   }
 
   /** {@code value.intoArray(array, index[, lanes])}. */
@@ -84,7 +177,7 @@ final class VectorBody {
 
   /** Java for a value the same in every lane (with the lane variable at the vector's first lane). */
   CodeBlock scalar(Expr e) {
-    CodeBlock known = scalars.get(e);
+    CodeBlock known = knownScalar(e);
     if (known != null) {
       return known;
     }
@@ -123,7 +216,7 @@ final class VectorBody {
 
   /** A FloatVector (or, for a boolean, a VectorMask) of the value in every lane. */
   CodeBlock vector(Expr e) {
-    CodeBlock known = vectors.get(e);
+    CodeBlock known = knownVector(e);
     if (known != null) {
       return known;
     }
