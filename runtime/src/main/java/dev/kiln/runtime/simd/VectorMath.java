@@ -85,11 +85,23 @@ public final class VectorMath {
     return e.div(d).blend(positive, x.compare(VectorOperators.GE, 0f));
   }
 
-  /** {@code KMath.erf(float)} on each lane. */
+  /**
+   * {@code KMath.erf(float)} on each lane. In small methods (each under C2's FreqInlineSize of 325
+   * bytecodes), so that a hot kernel inlines the whole of it: a vector that crosses a call C2 did
+   * not inline is boxed, and the loop runs no faster than scalar code.
+   */
   public static FloatVector erf(FloatVector x) {
     FloatVector a = x.abs();
     FloatVector z = x.mul(x);
-    // below 0.95: x + x * P(x*x)
+    FloatVector result = erfTail(x, a, z);
+    result = result.blend(x.add(x.mul(erfSmall(z))), a.lt(ERF_SPLIT)); // below 0.95: x + x * P(x*x)
+    IntVector sign = x.reinterpretAsInts().and(SIGN);
+    result = result.blend(sign.or(ONE_BITS).reinterpretAsFloats(), a.lt(ERF_ONE).not());
+    return result.blend(x, x.compare(VectorOperators.NE, x));
+  }
+
+  /** P(z) of erf's first interval. */
+  private static FloatVector erfSmall(FloatVector z) {
     FloatVector p = z.mul(-1.0081633263325784e-05f).add(0.0001139133091783151f);
     p = p.mul(z).add(-0.0008498809183947742f);
     p = p.mul(z).add(0.005221875384449959f);
@@ -97,9 +109,18 @@ public final class VectorMath {
     p = p.mul(z).add(0.11283785849809647f);
     p = p.mul(z).add(-0.37612637877464294f);
     p = p.mul(z).add(0.12837916612625122f);
-    FloatVector small = x.add(x.mul(p));
-    // up to 3.92: copySign(1 - exp(-x*x) * Q(t), x)
-    FloatVector t = a.sub(ERF_MID).mul(ERF_SCALE);
+    return p;
+  }
+
+  /** copySign(1 - exp(-x*x) * Q(t), x), t = (|x| - 2.435) * 0.6734007: erf from 0.95 to 3.92. */
+  private static FloatVector erfTail(FloatVector x, FloatVector a, FloatVector z) {
+    FloatVector q = erfLarge(a.sub(ERF_MID).mul(ERF_SCALE));
+    FloatVector big = q.broadcast(1f).sub(exp(z.neg()).mul(q));
+    return big.reinterpretAsInts().and(~SIGN).or(x.reinterpretAsInts().and(SIGN)).reinterpretAsFloats();
+  }
+
+  /** Q(t) of erf's second interval. */
+  private static FloatVector erfLarge(FloatVector t) {
     FloatVector q = t.mul(-5.421784862846835e-06f).add(1.4786498468311038e-05f);
     q = q.mul(t).add(-2.2510881535708904e-05f);
     q = q.mul(t).add(6.0221227613510564e-05f);
@@ -113,11 +134,6 @@ public final class VectorMath {
     q = q.mul(t).add(0.05857718735933304f);
     q = q.mul(t).add(-0.11537482589483261f);
     q = q.mul(t).add(0.21574655175209045f);
-    FloatVector big = q.broadcast(1f).sub(exp(z.neg()).mul(q));
-    IntVector sign = x.reinterpretAsInts().and(SIGN);
-    FloatVector result = big.reinterpretAsInts().and(~SIGN).or(sign).reinterpretAsFloats();
-    result = result.blend(small, a.lt(ERF_SPLIT));
-    result = result.blend(sign.or(ONE_BITS).reinterpretAsFloats(), a.lt(ERF_ONE).not());
-    return result.blend(x, x.compare(VectorOperators.NE, x));
+    return q;
   }
 }

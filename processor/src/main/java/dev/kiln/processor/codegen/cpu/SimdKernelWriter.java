@@ -22,8 +22,9 @@ import javax.lang.model.element.Modifier;
 /**
  * Writes the SIMD form of a grid kernel that {@link SimdPlan} accepts: one chunk
  * {@code [lo, hi)} of the outermost grid dimension, with the innermost dimension stepped a vector
- * at a time ({@code FloatVector.SPECIES_PREFERRED}) and its remainder run as one masked vector. Values
- * that do not depend on the innermost index are scalar code, as in the scalar kernel.
+ * at a time ({@code FloatVector.SPECIES_PREFERRED}) and its remainder run as scalar workers (the rows
+ * form's loops run their remainder as one masked vector). Values that do not depend on the
+ * innermost index are scalar code, as in the scalar kernel.
  */
 final class SimdKernelWriter {
   static final ClassName FLOAT_VECTOR = ClassName.get("jdk.incubator.vector", "FloatVector");
@@ -112,7 +113,6 @@ final class SimdKernelWriter {
     String start = last == 0 ? lo : "0";
     String end = last == 0 ? hi : inner.extent().name();
     String limit = names.fresh("vectorEnd");
-    String mask = names.fresh("tail");
 
     CodeBlock.Builder rows = CodeBlock.builder();
     rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
@@ -120,9 +120,11 @@ final class SimdKernelWriter {
     rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
     rows.add(laneStep(op, names, bound, null));
     rows.endControlFlow();
-    rows.beginControlFlow("if ($N < $N)", v, end);
-    rows.addStatement("final $T $N = $N.indexInRange($N, $N)", FLOAT_MASK, mask, SPECIES, v, end);
-    rows.add(laneStep(op, names, bound, mask));
+    // The remaining workers (fewer than a vector) one by one, as the scalar kernel runs them: the
+    // same floats, and no second copy of the vector code to spend C2's node budget on (a vector
+    // that crosses a call C2 stopped inlining is boxed, and the loop runs no faster than scalar).
+    rows.beginControlFlow("for (; $N < $N; $N++)", v, end, v);
+    rows.add(scalarWorker(op, names, bound));
     rows.endControlFlow();
     CodeBlock code = rows.build();
     for (int k = last - 1; k >= 0; k--) {
@@ -132,6 +134,19 @@ final class SimdKernelWriter {
           : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", var, var, op.grid().get(k).extent().name(), var, code);
     }
     return m.addCode(code).build();
+  }
+
+  /** One worker's statements as the scalar kernel writes them, its grid variables named by {@code bound}. */
+  private static CodeBlock scalarWorker(OperatorIr op, Names names, Map<Expr, String> bound) {
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(op.body(), List.of());
+    emitter.openScope();
+    for (GridDim g : op.grid()) {
+      emitter.bind(g.var(), bound.get(g.var()), 0);
+    }
+    emitter.setWorkerDepth(0);
+    emitter.statements(op.body());
+    return emitter.closeScope();
   }
 
   /** One vector step of every worker statement, the lanes being neighbouring workers. */

@@ -1,6 +1,5 @@
 package dev.kiln.processor.codegen.cpu;
 
-import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_MASK;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
@@ -20,7 +19,8 @@ import java.util.Map;
  * a time, with the same floats as the scalar loop: stores as vector stores; a {@code max} or
  * {@code min} fold kept per lane and reduced after the loop (exact in any order); any other fold
  * (a sum, a product) applied to each vector's terms one by one in index order, so the rounding is
- * the scalar loop's. The last, partial vector runs masked. Other loops are left to the emitter.
+ * the scalar loop's. The last iterations (fewer than a vector) run as scalar code after the
+ * vectors. Other loops are left to the emitter.
  */
 final class SimdLoops implements LoopLowering {
   private final Names names;
@@ -51,7 +51,6 @@ final class SimdLoops implements LoopLowering {
     String k = names.fresh(l.index().name());
     String end = names.fresh("end");
     String vectorEnd = names.fresh("vectorEnd");
-    String tail = names.fresh("tail");
     CodeBlock.Builder code = CodeBlock.builder();
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = $L", k, lo);
@@ -71,11 +70,7 @@ final class SimdLoops implements LoopLowering {
       lanes.add(acc);
     }
     code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
-    step(l, emitter, folds, carried, lanes, spill, k, null, null, code);
-    code.endControlFlow();
-    code.beginControlFlow("if ($N < $N)", k, end);
-    code.addStatement("final $T $N = $N.indexInRange($N, $N)", FLOAT_MASK, tail, SPECIES, k, end);
-    step(l, emitter, folds, carried, lanes, spill, k, tail, end, code);
+    step(l, emitter, folds, carried, lanes, spill, k, code);
     code.endControlFlow();
     for (int i = 0; i < folds.size(); i++) {
       if (lanes.get(i) != null) {
@@ -84,6 +79,12 @@ final class SimdLoops implements LoopLowering {
             carried.get(i), lanes.get(i), VECTOR_OPERATORS, op);
       }
     }
+    // The remaining iterations (fewer than a vector) one by one, as the scalar loop runs them,
+    // after the vectors: sums stay in index order, max and min do not care. Scalar rather than a
+    // masked vector, so that C2's node budget goes to the vector loop (see VectorMath.erf).
+    code.beginControlFlow("for (; $N < $N; $N++)", k, end, k);
+    remainder(l, emitter, folds, carried, k, code);
+    code.endControlFlow();
     CodeBlock block = code.build();
     emitter.add(guarded
         ? CodeBlock.builder().beginControlFlow("if ($L)", guard).add(block).endControlFlow().build()
@@ -94,12 +95,47 @@ final class SimdLoops implements LoopLowering {
     return true;
   }
 
+  /** One iteration as scalar code: the stores, then each fold. */
+  private void remainder(Stmt.Loop l, BodyEmitter emitter, List<SimdPlan.Fold> folds, List<String> carried, String k,
+      CodeBlock.Builder code) {
+    VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
+        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), null, code);
+    for (Stmt s : l.body()) {
+      Stmt.Store store = (Stmt.Store) s;
+      CodeBlock value = body.scalar(store.value());
+      CodeBlock index = body.scalar(store.index());
+      if (SimdPlan.isTrue(store.guard())) {
+        code.addStatement("$N[$L] = $L", store.array().name(), index, value);
+      } else {
+        code.beginControlFlow("if ($L)", body.scalar(store.guard()))
+            .addStatement("$N[$L] = $L", store.array().name(), index, value)
+            .endControlFlow();
+      }
+    }
+    for (int i = 0; i < folds.size(); i++) {
+      SimdPlan.Fold f = folds.get(i);
+      String c = carried.get(i);
+      if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
+        code.addStatement("$N = $T.$L($N, $L)", c, Math.class, f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min", c,
+            body.scalar(f.term()));
+      } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
+        CodeBlock term = body.scalar(f.term());
+        String sym = f.op().javaSymbol();
+        if (f.phiLeft()) {
+          code.addStatement("$N = $N $L $L", c, c, sym, term);
+        } else {
+          code.addStatement("$N = $L $L $N", c, term, sym, c);
+        }
+      }
+    }
+  }
+
   /** One vector of iterations: the stores, then each fold. */
   private void step(Stmt.Loop l, BodyEmitter emitter, List<SimdPlan.Fold> folds, List<String> carried,
-      List<String> lanes, String spill, String k, String tail, String end, CodeBlock.Builder code) {
+      List<String> lanes, String spill, String k, CodeBlock.Builder code) {
     code.add("{\n$>");
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), tail, code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), null, code);
     for (Stmt s : l.body()) {
       body.store((Stmt.Store) s);
     }
@@ -111,17 +147,12 @@ final class SimdLoops implements LoopLowering {
       CodeBlock term = body.vector(f.term());
       if (lanes.get(i) != null) {
         String method = f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min";
-        if (tail == null) {
-          code.addStatement("$N = $N.$L($L)", lanes.get(i), lanes.get(i), method, term);
-        } else {
-          code.addStatement("$N = $N.blend($N.$L($L), $N)", lanes.get(i), lanes.get(i), lanes.get(i), method, term, tail);
-        }
+        code.addStatement("$N = $N.$L($L)", lanes.get(i), lanes.get(i), method, term);
       } else {
         String j = names.fresh("lane");
         code.addStatement("$L.intoArray($N, 0)", term, spill);
-        CodeBlock count = tail == null ? CodeBlock.of("$N.length", spill) : CodeBlock.of("$N - $N", end, k);
         String sym = f.op().javaSymbol();
-        code.beginControlFlow("for (int $N = 0; $N < $L; $N++)", j, j, count, j);
+        code.beginControlFlow("for (int $N = 0; $N < $N.length; $N++)", j, j, spill, j);
         if (f.phiLeft()) {
           code.addStatement("$N = $N $L $N[$N]", carried.get(i), carried.get(i), sym, spill, j);
         } else {
