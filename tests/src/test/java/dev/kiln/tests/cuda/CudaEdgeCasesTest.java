@@ -26,6 +26,27 @@ class CudaEdgeCasesTest {
     device = CudaRuntime.device();
   }
 
+  /**
+   * In-place calls on the device: the same check as the CPU launchers. An operator proved safe in
+   * place runs and agrees with the plain method called the same way; a stencil whose output is its
+   * input is refused, naming the operator and both arguments, and writes nothing.
+   */
+  @Test
+  void inPlaceCallsAreRefusedUnlessProvedSafe() {
+    float[] data = {1, 2, 3, 4, 5, 6, 7};
+    float[] expected = data.clone();
+    dev.kiln.tests.alias.InPlaceOps.scale(expected.length, expected, 3f, expected);
+    try (DeviceFloatArray u = device.upload(data)) {
+      dev.kiln.tests.alias.InPlaceOpsKernels.scale(device.defaultStream(), data.length, u, 3f, u);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, u.download());
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> dev.kiln.tests.alias.InPlaceOpsKernels.stencil(device.defaultStream(), data.length, u, u));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          e.getMessage().startsWith("stencil: @Out argument 'y' is the same array as argument 'x'"), e.getMessage());
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, u.download(), "nothing was written");
+    }
+  }
+
   /** -0.0 is the identity of a sum: a sum of -0.0 terms, or of none, leaves -0.0 as Java does. */
   @Test
   void sumsKeepNegativeZero() {

@@ -59,12 +59,24 @@ final class SimdKernelWriter {
     return m;
   }
 
-  /** Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops}. */
-  private static MethodSpec loops(OperatorIr op, ClassName owner) {
+  /** Names for one SIMD method: its parameters' and the species field's are taken. */
+  private static Names names(OperatorIr op) {
     List<String> reserved = new ArrayList<>();
     op.params().forEach(p -> reserved.add(p.name()));
     reserved.add(SPECIES);
-    Names names = new Names(reserved);
+    return new Names(reserved);
+  }
+
+  /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */
+  private static CodeBlock gridLoop(OperatorIr op, int k, String v, String lo, String hi, CodeBlock body) {
+    return k == 0
+        ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
+        : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, body);
+  }
+
+  /** Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops}. */
+  private static MethodSpec loops(OperatorIr op, ClassName owner) {
+    Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
@@ -83,19 +95,13 @@ final class SimdKernelWriter {
     emitter.statements(op.body());
     for (int k = op.grid().size() - 1; k >= 0; k--) {
       CodeBlock inner = emitter.closeScope();
-      String v = vars.get(k);
-      emitter.add(k == 0
-          ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, inner)
-          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, inner));
+      emitter.add(gridLoop(op, k, vars.get(k), lo, hi, inner));
     }
     return m.addCode(emitter.closeScope()).build();
   }
 
   private static MethodSpec lanes(OperatorIr op, ClassName owner) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    reserved.add(SPECIES);
-    Names names = new Names(reserved);
+    Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
@@ -128,10 +134,7 @@ final class SimdKernelWriter {
     rows.endControlFlow();
     CodeBlock code = rows.build();
     for (int k = last - 1; k >= 0; k--) {
-      String var = outerVars.get(k);
-      code = k == 0
-          ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", var, lo, var, hi, var, code)
-          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", var, var, op.grid().get(k).extent().name(), var, code);
+      code = gridLoop(op, k, outerVars.get(k), lo, hi, code);
     }
     return m.addCode(code).build();
   }
