@@ -63,6 +63,13 @@ final class OperatorProcessingStep {
   /** {@code -Akiln.simd=false} writes no SIMD kernels even when javac resolves the Vector API. */
   static final String OPTION_SIMD = "kiln.simd";
 
+  /**
+   * {@code -Akiln.simd.sums=reorder}: SIMD row kernels keep a partial sum per lane and add the
+   * lanes at the end, instead of adding every term in the source's order (faster; the floats then
+   * differ from the source's within the bound LANGUAGE.md states).
+   */
+  static final String OPTION_SIMD_SUMS = "kiln.simd.sums";
+
   /** Starts the part of {@code <Class>.ir.txt} that says which grid kernels have a SIMD form. */
   public static final String SIMD_HEADER = "\n# SIMD forms of the CPU grid kernels (Vector API)\n";
 
@@ -78,6 +85,7 @@ final class OperatorProcessingStep {
   private final boolean contractionsAsLoops;
   /** Whether to write SIMD kernels: javac resolves the Vector API and -Akiln.simd=false is not given. */
   private final boolean simd;
+  private final boolean reorderSums;
 
   OperatorProcessingStep(ProcessingEnvironment env, Trees trees) {
     this.nvcc = Nvcc.find(env.getOptions(), System.getenv());
@@ -85,6 +93,7 @@ final class OperatorProcessingStep {
     this.contractionsAsLoops = "loops".equals(env.getOptions().get(OPTION_CONTRACTIONS));
     this.simd = !"false".equals(env.getOptions().get(OPTION_SIMD))
         && env.getElementUtils().getTypeElement(SimdKernelsWriter.FLOAT_VECTOR) != null;
+    this.reorderSums = "reorder".equals(env.getOptions().get(OPTION_SIMD_SUMS));
     this.elements = env.getElementUtils();
     this.filer = env.getFiler();
     this.trees = trees;
@@ -201,7 +210,8 @@ final class OperatorProcessingStep {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
             SimdPlan.Verdict verdict = SimdKernelsWriter.judge(op);
-            simdVerdicts.put(op.name(), verdict.text());
+            simdVerdicts.put(op.name(), verdict.text()
+                + (reorderSums && SimdKernelsWriter.reordersSums(op) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {
               vectorised.put(op, verdict);
             }
@@ -214,7 +224,7 @@ final class OperatorProcessingStep {
           simdNames);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
-        SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);
+        SimdKernelsWriter.write(owner, pkg, vectorised, reorderSums).writeTo(filer);
       }
       writeIr(owner, pkg, operators, plans, contractions, simdVerdicts);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {

@@ -43,8 +43,8 @@ final class SimdKernelWriter {
    * {@code static void <op>(int lo, int hi, <op's parameters>)}: workers as lanes when the
    * verdict says so, else each worker as in the scalar kernel with its accepted loops as vectors.
    */
-  static MethodSpec write(OperatorIr op, ClassName owner, SimdPlan.Verdict verdict) {
-    return verdict.lanes() ? lanes(op, owner) : loops(op, owner);
+  static MethodSpec write(OperatorIr op, ClassName owner, SimdPlan.Verdict verdict, boolean reorderSums) {
+    return verdict.lanes() ? lanes(op, owner) : loops(op, owner, reorderSums);
   }
 
   private static MethodSpec.Builder header(OperatorIr op, ClassName owner, String lo, String hi) {
@@ -75,14 +75,14 @@ final class SimdKernelWriter {
   }
 
   /** Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops}. */
-  private static MethodSpec loops(OperatorIr op, ClassName owner) {
+  private static MethodSpec loops(OperatorIr op, ClassName owner, boolean reorderSums) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
-    emitter.lowering(new SimdLoops(names, op.names()));
+    emitter.lowering(new SimdLoops(names, op.names(), reorderSums));
     emitter.openScope();
     List<String> vars = new ArrayList<>();
     for (int k = 0; k < op.grid().size(); k++) {

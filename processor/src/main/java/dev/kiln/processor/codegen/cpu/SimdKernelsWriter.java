@@ -30,13 +30,34 @@ public final class SimdKernelsWriter {
     return ClassName.get(packageName, kernels.simpleName().replaceAll("Kernels$", "") + "SimdKernels");
   }
 
+  /** Whether a SIMD row kernel of {@code op} adds a sum's terms in another order than its source. */
+  public static boolean reordersSums(OperatorIr op) {
+    return SimdPlan.judge(op).loops() && hasReorderableSum(op.body());
+  }
+
+  private static boolean hasReorderableSum(List<dev.kiln.processor.ir.Stmt> body) {
+    for (dev.kiln.processor.ir.Stmt s : body) {
+      if (s instanceof dev.kiln.processor.ir.Stmt.Loop l) {
+        boolean inner = l.body().stream().noneMatch(b -> b instanceof dev.kiln.processor.ir.Stmt.Loop);
+        if (inner && SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(SimdLoops::reorderable)) {
+          return true;
+        }
+        if (hasReorderableSum(l.body())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Whether and how {@code op} has a SIMD form (see {@link SimdPlan}). */
   public static SimdPlan.Verdict judge(OperatorIr op) {
     return SimdPlan.judge(op);
   }
 
   /** The class, with a SIMD form of each operator in {@code vectorised} as its verdict says. */
-  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, SimdPlan.Verdict> vectorised) {
+  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, SimdPlan.Verdict> vectorised,
+      boolean reorderSums) {
     ClassName ownerName = ClassName.get(owner);
     TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))
         .addModifiers(Modifier.FINAL)
@@ -50,7 +71,7 @@ public final class SimdKernelsWriter {
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    vectorised.forEach((op, verdict) -> type.addMethod(SimdKernelWriter.write(op, ownerName, verdict)));
+    vectorised.forEach((op, verdict) -> type.addMethod(SimdKernelWriter.write(op, ownerName, verdict, reorderSums)));
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
   }
 }

@@ -8,6 +8,7 @@ import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.LoopLowering;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
@@ -19,16 +20,28 @@ import java.util.Map;
  * a time, with the same floats as the scalar loop: stores as vector stores; a {@code max} or
  * {@code min} fold kept per lane and reduced after the loop (exact in any order); any other fold
  * (a sum, a product) applied to each vector's terms one by one in index order, so the rounding is
- * the scalar loop's. The last iterations (fewer than a vector) run as scalar code after the
+ * the scalar loop's, unless {@code -Akiln.simd.sums=reorder} lets sums keep a partial sum per lane. The last iterations (fewer than a vector) run as scalar code after the
  * vectors. Other loops are left to the emitter.
  */
 final class SimdLoops implements LoopLowering {
   private final Names names;
   private final Map<Expr, String> sourceNames;
+  private final boolean reorderSums;
 
-  SimdLoops(Names names, Map<Expr, String> sourceNames) {
+  /**
+   * @param reorderSums whether a sum fold ({@code acc + t}, {@code acc - t}) may add its terms in
+   *     another order: per lane, the lanes added at the end ({@code -Akiln.simd.sums=reorder})
+   */
+  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums) {
     this.names = names;
     this.sourceNames = sourceNames;
+    this.reorderSums = reorderSums;
+  }
+
+  /** Whether {@code f} is a sum whose terms may be kept per lane when sums may be reordered. */
+  static boolean reorderable(SimdPlan.Fold f) {
+    return f.kind() == SimdPlan.FoldKind.IN_ORDER
+        && (f.op() == BinaryOp.ADD || (f.op() == BinaryOp.SUB && f.phiLeft()));
   }
 
   @Override
@@ -63,6 +76,10 @@ final class SimdLoops implements LoopLowering {
         acc = names.fresh(f.carried().phi().name() + "Lanes");
         code.addStatement("$T $N = $T.broadcast($N, $T.$L)", FLOAT_VECTOR, acc, FLOAT_VECTOR, SPECIES, Float.class,
             f.kind() == SimdPlan.FoldKind.MAX ? "NEGATIVE_INFINITY" : "POSITIVE_INFINITY");
+      } else if (reorderSums && reorderable(f)) {
+        acc = names.fresh(f.carried().phi().name() + "Lanes");
+        // -0 is the identity of float addition: -0 + x is x for every x, +0 included
+        code.addStatement("$T $N = $T.broadcast($N, -0f)", FLOAT_VECTOR, acc, FLOAT_VECTOR, SPECIES);
       } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER && spill == null) {
         spill = names.fresh("terms");
         code.addStatement("final float[] $N = new float[$N.length()]", spill, SPECIES);
@@ -73,8 +90,12 @@ final class SimdLoops implements LoopLowering {
     step(l, emitter, folds, carried, lanes, spill, k, code);
     code.endControlFlow();
     for (int i = 0; i < folds.size(); i++) {
-      if (lanes.get(i) != null) {
-        String op = folds.get(i).kind() == SimdPlan.FoldKind.MAX ? "MAX" : "MIN";
+      SimdPlan.Fold f = folds.get(i);
+      if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER) {
+        code.addStatement("$N = $N $L $N.reduceLanes($T.ADD)", carried.get(i), carried.get(i), f.op().javaSymbol(),
+            lanes.get(i), VECTOR_OPERATORS);
+      } else if (lanes.get(i) != null) {
+        String op = f.kind() == SimdPlan.FoldKind.MAX ? "MAX" : "MIN";
         code.addStatement("$N = $T.$L($N, $N.reduceLanes($T.$L))", carried.get(i), Math.class, op.toLowerCase(java.util.Locale.ROOT),
             carried.get(i), lanes.get(i), VECTOR_OPERATORS, op);
       }
@@ -145,7 +166,9 @@ final class SimdLoops implements LoopLowering {
         continue;
       }
       CodeBlock term = body.vector(f.term());
-      if (lanes.get(i) != null) {
+      if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER) {
+        code.addStatement("$N = $N.add($L)", lanes.get(i), lanes.get(i), term);
+      } else if (lanes.get(i) != null) {
         String method = f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min";
         code.addStatement("$N = $N.$L($L)", lanes.get(i), lanes.get(i), method, term);
       } else {

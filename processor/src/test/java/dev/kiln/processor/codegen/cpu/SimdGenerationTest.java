@@ -68,6 +68,17 @@ class SimdGenerationTest {
   }
 
   @Test
+  void reorderedSumsKeepAPartialSumPerLaneAndSaySo() throws IOException {
+    Compilation c = compile("-Akiln.nvcc=none", "-Akiln.simd.sums=reorder", "--add-modules", "jdk.incubator.vector");
+    String simd = c.generatedSourceFile("demo.OpsSimdKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(simd).contains("FloatVector tLanes = FloatVector.broadcast(SPECIES, -0f);");
+    assertThat(simd).contains("t = t + tLanes.reduceLanes(VectorOperators.ADD);");
+    assertThat(simd).doesNotContain("terms[lane]");
+    assertThat(text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt"))
+        .contains("simd total: yes, 1 of 1 sequential loops as vectors; sums reordered (-Akiln.simd.sums=reorder)\n");
+  }
+
+  @Test
   void withoutTheVectorApiThereIsNoSimdForm() throws IOException {
     Compilation c = compile("-Akiln.nvcc=none");
     assertThat(c.generatedSourceFile("demo.OpsSimdKernels").isPresent()).isFalse();
