@@ -25,5 +25,9 @@ final class NoGradient {
       Map.entry("Edges.prefixTanh", "calls Prims.prefixSum, a scan"),
       Map.entry("Reductions.product", "@Reduce product (KILN043)"),
       Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
-      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"));
+      Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"),
+      Map.entry("SimdOps.columns", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("SimdOps.folds", "a carried product and differences with the carried value on the right (KILN043)"),
+      Map.entry("SimdOps.intOutput", "integer result"),
+      Map.entry("SimdOps.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"));
 }

@@ -37,7 +37,7 @@ final class Operators {
       Activations.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, Stencils.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
       HandGradients.class, Gradients.class,
-      Regressions.class, dev.kiln.tests.contraction.Products.class,
+      Regressions.class, dev.kiln.tests.contraction.Products.class, dev.kiln.tests.simd.SimdOps.class,
       // the standard library's primitives (its Layout and Linear share simple names with the tests' own)
       dev.kiln.lib.Elementwise.class, dev.kiln.lib.Rows.class);
 
