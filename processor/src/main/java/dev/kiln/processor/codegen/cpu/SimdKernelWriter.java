@@ -43,11 +43,15 @@ final class SimdKernelWriter {
    * {@code static void <op>(int lo, int hi, <op's parameters>)}: workers as lanes when the
    * verdict says so, else each worker as in the scalar kernel with its accepted loops as vectors.
    */
-  static MethodSpec write(OperatorIr op, ClassName owner, SimdPlan.Verdict verdict, boolean reorderSums) {
-    return verdict.lanes() ? lanes(op, owner) : loops(op, owner, reorderSums);
+  static List<MethodSpec> write(OperatorIr op, ClassName owner, SimdPlan.Verdict verdict, boolean reorderSums) {
+    if (verdict.lanes()) {
+      List<Expr.Call> stages = SimdFission.stages(op);
+      return stages.size() >= 2 ? SimdFission.write(op, owner, stages) : List.of(lanes(op, owner));
+    }
+    return List.of(loops(op, owner, reorderSums));
   }
 
-  private static MethodSpec.Builder header(OperatorIr op, ClassName owner, String lo, String hi) {
+  static MethodSpec.Builder header(OperatorIr op, ClassName owner, String lo, String hi) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.STATIC)
         .addJavadoc("SIMD form of {@link $T#$L} over outer indices {@code [lo, hi)}.\n", owner, op.name())
@@ -60,7 +64,7 @@ final class SimdKernelWriter {
   }
 
   /** Names for one SIMD method: its parameters' and the species field's are taken. */
-  private static Names names(OperatorIr op) {
+  static Names names(OperatorIr op) {
     List<String> reserved = new ArrayList<>();
     op.params().forEach(p -> reserved.add(p.name()));
     reserved.add(SPECIES);
@@ -68,7 +72,7 @@ final class SimdKernelWriter {
   }
 
   /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */
-  private static CodeBlock gridLoop(OperatorIr op, int k, String v, String lo, String hi, CodeBlock body) {
+  static CodeBlock gridLoop(OperatorIr op, int k, String v, String lo, String hi, CodeBlock body) {
     return k == 0
         ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
         : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, body);
@@ -140,7 +144,7 @@ final class SimdKernelWriter {
   }
 
   /** One worker's statements as the scalar kernel writes them, its grid variables named by {@code bound}. */
-  private static CodeBlock scalarWorker(OperatorIr op, Names names, Map<Expr, String> bound) {
+  static CodeBlock scalarWorker(OperatorIr op, Names names, Map<Expr, String> bound) {
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     emitter.openScope();

@@ -71,7 +71,7 @@ public final class SimdKernelsWriter {
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    vectorised.forEach((op, verdict) -> type.addMethod(SimdKernelWriter.write(op, ownerName, verdict, reorderSums)));
+    vectorised.forEach((op, verdict) -> type.addMethods(SimdKernelWriter.write(op, ownerName, verdict, reorderSums)));
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
   }
 }

@@ -66,6 +66,13 @@ final class VectorBody {
     this.parent = parent;
   }
 
+  /** Takes {@code e}'s vector from {@code array} at {@code index} (computed by an earlier stage). */
+  void load(Expr e, String array, CodeBlock index) {
+    String name = names.fresh("stage");
+    out.addStatement("final $T $N = $T.fromArray($N, $N, $L)", FLOAT_VECTOR, name, FLOAT_VECTOR, SPECIES, array, index);
+    vectors.put(e, CodeBlock.of("$N", name));
+  }
+
   /** Every statement in order: stores, and sequential loops whose carried values are vectors. */
   void statements(List<Stmt> body) {
     for (Stmt s : body) {
