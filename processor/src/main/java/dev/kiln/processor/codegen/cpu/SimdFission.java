@@ -26,13 +26,16 @@ import javax.lang.model.element.Modifier;
 /**
  * The lanes form of a kernel with several exp/tanh/sigmoid/erf calls (the LSTM cell and its
  * gradient), split into stages, each a method of its own: stage {@code i} computes the
- * {@code i}-th call over a row and stores it in a scratch array of the row's length, later stages
+ * {@code i}-th call over a block of a row (2048 workers) and stores it in a scratch array, later stages
  * read it back, and the last stage does the stores. The same operations on the same floats, so
  * the same results; what changes is that no method is large enough to spend C2's inlining budget
  * (past which the Vector API's calls are not inlined and every vector is boxed: such a kernel ran
  * no faster than scalar code). The scratch rows stay in cache.
  */
 final class SimdFission {
+  /** Workers a stage runs at a time: scratch rows of 8 KB, in L1 with the row's other data. */
+  private static final int BLOCK = 2048;
+
   private static final Set<MathFn> HEAVY = EnumSet.of(MathFn.EXP, MathFn.TANH, MathFn.SIGMOID, MathFn.ERF);
 
   private SimdFission() {}
@@ -74,23 +77,28 @@ final class SimdFission {
       outer.add(names.fresh(op.grid().get(k).var().name()));
     }
     List<String> scratch = new ArrayList<>();
-    CodeBlock length = last == 0 ? CodeBlock.of("$N - $N", hi, lo) : CodeBlock.of("$N", op.grid().get(last).extent().name());
+    String first = last == 0 ? lo : "0";
+    String end = last == 0 ? hi : op.grid().get(last).extent().name();
     for (int i = 0; i < calls.size(); i++) {
       String t = names.fresh("stage" + i);
       scratch.add(t);
-      m.addStatement("final float[] $N = new float[$L]", t, length);
+      m.addStatement("final float[] $N = new float[$T.min($L, $N - $N)]", t, Math.class, BLOCK, end, first);
     }
-    String base = last == 0 ? lo : "0";
-    String end = last == 0 ? hi : op.grid().get(last).extent().name();
+    // the row in blocks, so that the scratch rows stay small and in cache whatever the row's length
+    String block = names.fresh("block");
+    String blockEnd = names.fresh("blockEnd");
     CodeBlock.Builder row = CodeBlock.builder();
+    row.beginControlFlow("for (int $N = $N; $N < $N; $N += $L)", block, first, block, end, block, BLOCK);
+    row.addStatement("final int $N = $T.min($N + $L, $N)", blockEnd, Math.class, block, BLOCK, end);
     for (int i = 0; i <= calls.size(); i++) {
-      List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", base), CodeBlock.of("$N", base),
-          CodeBlock.of("$N", end)));
+      List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", block), CodeBlock.of("$N", block),
+          CodeBlock.of("$N", blockEnd)));
       outer.forEach(v -> args.add(CodeBlock.of("$N", v)));
       scratch.forEach(t -> args.add(CodeBlock.of("$N", t)));
       op.params().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
       row.addStatement("$N($L)", stageName(op, i), CodeBlock.join(args, ", "));
     }
+    row.endControlFlow();
     CodeBlock code = row.build();
     for (int k = last - 1; k >= 0; k--) {
       code = SimdKernelWriter.gridLoop(op, k, outer.get(k), lo, hi, code);
