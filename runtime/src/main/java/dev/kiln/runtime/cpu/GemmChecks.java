@@ -1,9 +1,11 @@
 package dev.kiln.runtime.cpu;
 
+import dev.kiln.runtime.GemmLayout;
+
 /**
  * The argument checks of {@link Gemm}, done before any backend runs so that OpenBLAS never reads
- * outside an array and both backends refuse the same calls with the same message. Every bound is
- * computed in {@code long}, so sizes near {@code Integer.MAX_VALUE} cannot wrap into a pass.
+ * outside an array and both backends refuse the same calls with the same message: {@link
+ * GemmLayout}'s, which cuBLAS's checks share, for Java arrays.
  */
 final class GemmChecks {
   private GemmChecks() {}
@@ -17,40 +19,10 @@ final class GemmChecks {
   static void check(String name, int batch, boolean transA, boolean transB, int m, int n, int k,
       Object a, int aOffset, int lda, long strideA, Object b, int bOffset, int ldb, long strideB,
       Object c, int cOffset, int ldc, long strideC) {
-    nonNegative(name, "batch", batch);
-    nonNegative(name, "m", m);
-    nonNegative(name, "n", n);
-    nonNegative(name, "k", k);
-    if (a == null || b == null || c == null) {
-      throw new IllegalArgumentException(
-          name + ": array " + (a == null ? "a" : b == null ? "b" : "c") + " is null");
-    }
-    // Stored shapes: A is m x k (k x m when transposed), B is k x n (n x k), C is m x n.
-    Region ra = region(name, "a", batch, transA ? k : m, transA ? m : k, lda, "lda",
-        transA ? "m" : "k", aOffset, strideA, length(a));
-    Region rb = region(name, "b", batch, transB ? n : k, transB ? k : n, ldb, "ldb",
-        transB ? "k" : "n", bOffset, strideB, length(b));
-    Region rc = region(name, "c", batch, m, n, ldc, "ldc", "n", cOffset, strideC, length(c));
-    if (batch > 1 && m > 0 && n > 0 && !disjointBatch(batch, m, n, ldc, strideC)) {
-      throw new IllegalArgumentException(name + ": strideC " + strideC + " makes the " + batch
-          + " C matrices (" + m + " x " + n + ", ldc " + ldc + ") overlap; each product needs C"
-          + " elements of its own");
-    }
-    if (c == a && rc.overlaps(ra)) {
-      throw new IllegalArgumentException(name + ": c and a are the same array and their elements"
-          + " overlap (c " + rc + ", a " + ra + "); write the product to other elements");
-    }
-    if (c == b && rc.overlaps(rb)) {
-      throw new IllegalArgumentException(name + ": c and b are the same array and their elements"
-          + " overlap (c " + rc + ", b " + rb + "); write the product to other elements");
-    }
-  }
-
-  private static void nonNegative(String name, String what, int value) {
-    if (value < 0) {
-      throw new IllegalArgumentException(
-          name + ": " + what + " must not be negative, but was " + value);
-    }
+    GemmLayout.sizes(name, batch, m, n, k);
+    GemmLayout.notNull(name, a, b, c);
+    GemmLayout.check(name, batch, transA, transB, m, n, k, aOffset, lda, strideA, length(a), bOffset, ldb, strideB,
+        length(b), cOffset, ldc, strideC, length(c), c == a, c == b);
   }
 
   private static int length(Object array) {
@@ -58,62 +30,5 @@ final class GemmChecks {
       return ((float[]) array).length;
     }
     return ((double[]) array).length;
-  }
-
-  /**
-   * The elements {@code [first, last]} that a batch of {@code rows x cols} matrices (stored row
-   * after row, {@code ld} apart) reads or writes; empty when no element is touched.
-   */
-  private static Region region(String name, String array, int batch, int rows, int cols, int ld,
-      String ldName, String colsName, int offset, long stride, int length) {
-    if (ld < Math.max(1, cols)) {
-      throw new IllegalArgumentException(name + ": " + ldName + " must be at least max(1, "
-          + colsName + ") = " + Math.max(1, cols) + ", but was " + ld);
-    }
-    if (offset < 0) {
-      throw new IllegalArgumentException(
-          name + ": the offset into " + array + " must not be negative, but was " + offset);
-    }
-    if (stride < 0) {
-      throw new IllegalArgumentException(
-          name + ": the batch stride of " + array + " must not be negative, but was " + stride);
-    }
-    if (batch == 0 || rows == 0 || cols == 0) {
-      return Region.EMPTY;
-    }
-    long first = offset;
-    long last = offset + (batch - 1) * stride + (rows - 1L) * ld + cols - 1;
-    if (last >= length) {
-      throw new IllegalArgumentException(name + ": " + array + " has " + length
-          + " elements, but the " + (batch > 1 ? batch + " " : "") + rows + " x " + cols
-          + (batch > 1 ? " matrices" : " matrix") + " at offset " + offset + " (" + ldName + " "
-          + ld + (batch > 1 ? ", stride " + stride + ") reach" : ") reaches") + " element " + last);
-    }
-    return new Region(first, last);
-  }
-
-  /**
-   * Whether the batch's C matrices share no element: one after another ({@code stride} at least
-   * one whole matrix) or interleaved row by row ({@code stride} at least a row, all rows of one
-   * index within {@code ldc}).
-   */
-  private static boolean disjointBatch(int batch, int m, int n, int ldc, long stride) {
-    long span = (m - 1L) * ldc + n;
-    return stride >= span || (stride >= n && (batch - 1L) * stride + n <= ldc);
-  }
-
-  /** The closed range of element indices that a batch touches. */
-  private record Region(long first, long last) {
-    static final Region EMPTY = new Region(0, -1);
-
-    boolean overlaps(Region other) {
-      return first <= last && other.first <= other.last
-          && first <= other.last && other.first <= last;
-    }
-
-    @Override
-    public String toString() {
-      return first <= last ? "elements " + first + ".." + last : "no elements";
-    }
   }
 }
