@@ -211,7 +211,7 @@ final class OperatorProcessingStep {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
             SimdPlan.Verdict verdict = SimdKernelsWriter.judge(op);
             simdVerdicts.put(op.name(), verdict.text()
-                + (reorderSums && SimdKernelsWriter.reordersSums(op) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
+                + (reorderSums && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {
               vectorised.put(op, verdict);
             }

@@ -154,7 +154,7 @@ final class SimdFission {
 
     CodeBlock.Builder vec = CodeBlock.builder();
     VectorBody body = new VectorBody(SimdPlan.forLanes(op), names, op.names(), x -> CodeBlock.of("$N", bound.get(x)),
-        null, vec);
+        vec);
     CodeBlock offset = CodeBlock.of("$N - $N", v, base);
     for (int j = 0; j < (stores ? calls.size() : i); j++) {
       body.load(calls.get(j), scratch.get(j), offset);
@@ -173,8 +173,8 @@ final class SimdFission {
       m.addCode(SimdKernelWriter.scalarWorker(op, names, bound));
     } else {
       CodeBlock.Builder one = CodeBlock.builder();
-      VectorBody scalar = new VectorBody(SimdPlan.forLanes(op), names, op.names(), x -> CodeBlock.of("$N", bound.get(x)),
-          null, one);
+      VectorBody scalar = new VectorBody(SimdPlan.forLanes(op), names, op.names(),
+          x -> CodeBlock.of("$N", bound.get(x)), one);
       CodeBlock value = scalar.scalar(calls.get(i));
       m.addCode(one.build()).addStatement("$N[$L] = $L", scratch.get(i), offset, value);
     }

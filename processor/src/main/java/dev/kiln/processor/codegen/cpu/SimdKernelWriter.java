@@ -23,7 +23,7 @@ import javax.lang.model.element.Modifier;
  * Writes the SIMD form of a grid kernel that {@link SimdPlan} accepts: one chunk
  * {@code [lo, hi)} of the outermost grid dimension, with the innermost dimension stepped a vector
  * at a time ({@code FloatVector.SPECIES_PREFERRED}) and its remainder run as scalar workers (the rows
- * form's loops run their remainder as one masked vector). Values that do not depend on the
+ * form's loops run their remainder as scalar iterations). Values that do not depend on the
  * innermost index are scalar code, as in the scalar kernel.
  */
 final class SimdKernelWriter {
@@ -128,7 +128,7 @@ final class SimdKernelWriter {
     rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
     rows.addStatement("int $N = $N", v, start);
     rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
-    rows.add(laneStep(op, names, bound, null));
+    rows.add(laneStep(op, names, bound));
     rows.endControlFlow();
     // The remaining workers (fewer than a vector) one by one, as the scalar kernel runs them: the
     // same floats, and no second copy of the vector code to spend C2's node budget on (a vector
@@ -157,10 +157,10 @@ final class SimdKernelWriter {
   }
 
   /** One vector step of every worker statement, the lanes being neighbouring workers. */
-  private static CodeBlock laneStep(OperatorIr op, Names names, Map<Expr, String> bound, String mask) {
+  private static CodeBlock laneStep(OperatorIr op, Names names, Map<Expr, String> bound) {
     CodeBlock.Builder out = CodeBlock.builder();
     SimdPlan lanes = SimdPlan.forLanes(op);
-    VectorBody body = new VectorBody(lanes, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), mask, out);
+    VectorBody body = new VectorBody(lanes, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), out);
     body.statements(op.body());
     return out.build();
   }

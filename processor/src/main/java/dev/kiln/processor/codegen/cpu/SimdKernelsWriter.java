@@ -30,24 +30,17 @@ public final class SimdKernelsWriter {
     return ClassName.get(packageName, kernels.simpleName().replaceAll("Kernels$", "") + "SimdKernels");
   }
 
-  /** Whether a SIMD row kernel of {@code op} adds a sum's terms in another order than its source. */
-  public static boolean reordersSums(OperatorIr op) {
-    return SimdPlan.judge(op).loops() && hasReorderableSum(op.body());
+  /**
+   * Whether {@code op}'s SIMD form, when the verdict is its loops form, adds a sum's terms in
+   * another order than its source under {@code -Akiln.simd.sums=reorder}.
+   */
+  public static boolean reordersSums(OperatorIr op, SimdPlan.Verdict verdict) {
+    return verdict.loops() && hasReorderableSum(op.body());
   }
 
   private static boolean hasReorderableSum(List<dev.kiln.processor.ir.Stmt> body) {
-    for (dev.kiln.processor.ir.Stmt s : body) {
-      if (s instanceof dev.kiln.processor.ir.Stmt.Loop l) {
-        boolean inner = l.body().stream().noneMatch(b -> b instanceof dev.kiln.processor.ir.Stmt.Loop);
-        if (inner && SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(SimdLoops::reorderable)) {
-          return true;
-        }
-        if (hasReorderableSum(l.body())) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return SimdPlan.innermostLoops(body).stream().anyMatch(
+        l -> SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(SimdLoops::reorderable));
   }
 
   /** Whether and how {@code op} has a SIMD form (see {@link SimdPlan}). */

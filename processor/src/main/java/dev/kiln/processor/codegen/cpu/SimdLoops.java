@@ -120,7 +120,7 @@ final class SimdLoops implements LoopLowering {
   private void remainder(Stmt.Loop l, BodyEmitter emitter, List<SimdPlan.Fold> folds, List<String> carried, String k,
       CodeBlock.Builder code) {
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), null, code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), code);
     for (Stmt s : l.body()) {
       Stmt.Store store = (Stmt.Store) s;
       CodeBlock value = body.scalar(store.value());
@@ -156,7 +156,7 @@ final class SimdLoops implements LoopLowering {
       List<String> lanes, String spill, String k, CodeBlock.Builder code) {
     code.add("{\n$>");
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), null, code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), code);
     for (Stmt s : l.body()) {
       body.store((Stmt.Store) s);
     }

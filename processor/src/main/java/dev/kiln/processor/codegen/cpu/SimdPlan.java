@@ -206,6 +206,13 @@ public final class SimdPlan {
     return false;
   }
 
+  /** The sequential loops of {@code body} that hold no loop (all of them when nothing accumulates, as in the loops form). */
+  static List<Stmt.Loop> innermostLoops(List<Stmt> body) {
+    List<Stmt.Loop> innermost = new ArrayList<>();
+    hasAccumulate(body, innermost);
+    return innermost;
+  }
+
   /** How a loop's carried value is updated from one iteration to the next. */
   enum FoldKind {
     /** Not updated. */

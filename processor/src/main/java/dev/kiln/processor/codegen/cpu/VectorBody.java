@@ -24,15 +24,13 @@ import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
  * Java for one vector step of IR statements whose lanes are consecutive values of one variable
  * (the innermost grid index, or a sequential loop's index): values that depend on it become
  * {@code FloatVector}s (booleans {@code VectorMask}s), the rest scalar code, each expression a
- * local computed once. {@code mask}, when not null, names the lanes in range (the last, partial
- * vector): loads and stores touch only those.
+ * local computed once. Whole vectors only: what is left of a row runs as scalar code elsewhere.
  */
 final class VectorBody {
   private final SimdPlan plan;
   private final Names names;
   private final Map<Expr, String> sourceNames;
   private final Function<Expr.Var, CodeBlock> vars;
-  private final String mask;
   private final CodeBlock.Builder out;
   private final Map<Expr, CodeBlock> scalars = new HashMap<>();
   private final Map<Expr, CodeBlock> vectors = new HashMap<>();
@@ -45,12 +43,11 @@ final class VectorBody {
    * @param out where the statements go
    */
   VectorBody(SimdPlan plan, Names names, Map<Expr, String> sourceNames, Function<Expr.Var, CodeBlock> vars,
-      String mask, CodeBlock.Builder out) {
+      CodeBlock.Builder out) {
     this.plan = plan;
     this.names = names;
     this.sourceNames = sourceNames;
     this.vars = vars;
-    this.mask = mask;
     this.out = out;
     this.parent = null;
   }
@@ -61,7 +58,6 @@ final class VectorBody {
     this.names = parent.names;
     this.sourceNames = parent.sourceNames;
     this.vars = parent.vars;
-    this.mask = parent.mask;
     this.out = out;
     this.parent = parent;
   }
@@ -166,16 +162,7 @@ final class VectorBody {
 
   /** The lanes an access under {@code guard} touches: null for all of them. */
   CodeBlock lanes(Expr guard) {
-    if (SimdPlan.isTrue(guard)) {
-      return mask == null ? null : CodeBlock.of("$N", mask);
-    }
-    CodeBlock g = vector(guard);
-    if (mask == null) {
-      return g;
-    }
-    String name = names.fresh("lanes");
-    out.addStatement("final $T $N = $L.and($N)", FLOAT_MASK, name, g, mask);
-    return CodeBlock.of("$N", name);
+    return SimdPlan.isTrue(guard) ? null : vector(guard);
   }
 
   private String local(Expr e, String base) {
