@@ -116,6 +116,28 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * Two loops with exp calls (so each is a method of its own), the first with two folds, the second
+   * under a guard that holds in some rows only, reading values of the worker (m, s, t, c).
+   */
+  @Operator
+  public static void weightedSoftmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] c,
+      @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      float t = 0f;
+      for (int k = 0; k < N; k++) {
+        s += exp(x[b * N + k] - m);
+        t += tanh(x[b * N + k]) * x[b * N + k];
+      }
+      if (c[b] > 0f) {
+        for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s * t + c[b];
+      }
+    }
+  }
+
   /** Every fold: min, product, difference with the carried value on either side, an untouched value. */
   @Operator
   public static void folds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,

@@ -49,6 +49,7 @@ class SimdTest {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors");
+    expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
@@ -79,7 +80,8 @@ class SimdTest {
       }
     }
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
-        "functionsGrad_k0", "softmax", "folds", "partialRows", "rowSum", "columns")), methods.toString());
+        "functionsGrad_k0", "softmax", "softmax$loop0", "softmax$loop1", "weightedSoftmax",
+        "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns")), methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
@@ -185,6 +187,15 @@ class SimdTest {
     SimdOpsKernels.softmax(rows, n, x, got);
     SimdOpsSimdKernels.softmax(0, rows, rows, n, x, direct);
     same("softmax", want, got, direct);
+
+    float[] c = {1f, -1f, 0.5f, 0f, 2f};
+    Arrays.fill(want, 9f);
+    Arrays.fill(got, 9f);
+    Arrays.fill(direct, 9f);
+    SimdOps.weightedSoftmax(rows, n, x, c, want);
+    SimdOpsKernels.weightedSoftmax(rows, n, x, c, got);
+    SimdOpsSimdKernels.weightedSoftmax(0, rows, rows, n, x, c, direct);
+    same("weightedSoftmax", want, got, direct);
 
     float[][] wantF = new float[4][rows];
     float[][] gotF = new float[4][rows];

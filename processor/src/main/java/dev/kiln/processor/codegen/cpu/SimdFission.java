@@ -36,7 +36,7 @@ final class SimdFission {
   /** Workers a stage runs at a time: scratch rows of 8 KB, in L1 with the row's other data. */
   private static final int BLOCK = 2048;
 
-  private static final Set<MathFn> HEAVY = EnumSet.of(MathFn.EXP, MathFn.TANH, MathFn.SIGMOID, MathFn.ERF);
+  static final Set<MathFn> HEAVY = EnumSet.of(MathFn.EXP, MathFn.TANH, MathFn.SIGMOID, MathFn.ERF);
 
   private SimdFission() {}
 

@@ -48,7 +48,7 @@ final class SimdKernelWriter {
       List<Expr.Call> stages = SimdFission.stages(op);
       return stages.size() >= 2 ? SimdFission.write(op, owner, stages) : List.of(lanes(op, owner));
     }
-    return List.of(loops(op, owner, reorderSums));
+    return loops(op, owner, reorderSums);
   }
 
   static MethodSpec.Builder header(OperatorIr op, ClassName owner, String lo, String hi) {
@@ -79,14 +79,15 @@ final class SimdKernelWriter {
   }
 
   /** Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops}. */
-  private static MethodSpec loops(OperatorIr op, ClassName owner, boolean reorderSums) {
+  private static List<MethodSpec> loops(OperatorIr op, ClassName owner, boolean reorderSums) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
-    emitter.lowering(new SimdLoops(names, op.names(), reorderSums));
+    SimdLoops loops = SimdLoops.of(op, names, reorderSums);
+    emitter.lowering(loops);
     emitter.openScope();
     List<String> vars = new ArrayList<>();
     for (int k = 0; k < op.grid().size(); k++) {
@@ -101,7 +102,10 @@ final class SimdKernelWriter {
       CodeBlock inner = emitter.closeScope();
       emitter.add(gridLoop(op, k, vars.get(k), lo, hi, inner));
     }
-    return m.addCode(emitter.closeScope()).build();
+    List<MethodSpec> methods = new ArrayList<>();
+    methods.add(m.addCode(emitter.closeScope()).build());
+    methods.addAll(loops.outlined());
+    return methods;
   }
 
   private static MethodSpec lanes(OperatorIr op, ClassName owner) {

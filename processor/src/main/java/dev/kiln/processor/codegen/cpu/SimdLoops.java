@@ -4,16 +4,27 @@ import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
 
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.LoopLowering;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import javax.lang.model.element.Modifier;
 
 /**
  * Writes the sequential loops that {@link SimdPlan#loopRefusal} accepts a vector of iterations at
@@ -22,20 +33,73 @@ import java.util.Map;
  * (a sum, a product) applied to each vector's terms one by one in index order, so the rounding is
  * the scalar loop's, unless {@code -Akiln.simd.sums=reorder} lets sums keep a partial sum per lane. The last iterations (fewer than a vector) run as scalar code after the
  * vectors. Other loops are left to the emitter.
+ *
+ * <p>In a kernel with two or more such loops that call exp, tanh, sigmoid or erf (softmax: one for
+ * the sum of exponentials, one for the outputs), each of those loops is written as a method of its
+ * own ({@code <op>$loop<n>}), called with the values it reads and returning its folds: one method
+ * holding them all spends C2's inlining budget on the first call, and the second's vectors are
+ * boxed (softmax ran 2.7 times slower so). The same statements, so the same floats.
  */
 final class SimdLoops implements LoopLowering {
   private final Names names;
   private final Map<Expr, String> sourceNames;
   private final boolean reorderSums;
+  /** The kernel whose heavy loops are outlined, or null to write every loop in place. */
+  private final OperatorIr outlineFrom;
+  private final List<MethodSpec> outlined = new ArrayList<>();
 
   /**
    * @param reorderSums whether a sum fold ({@code acc + t}, {@code acc - t}) may add its terms in
    *     another order: per lane, the lanes added at the end ({@code -Akiln.simd.sums=reorder})
    */
-  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums) {
+  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums, OperatorIr outlineFrom) {
     this.names = names;
     this.sourceNames = sourceNames;
     this.reorderSums = reorderSums;
+    this.outlineFrom = outlineFrom;
+  }
+
+  /** The kernel {@code op}'s loops, outlined if it has two or more vectorised loops with heavy calls. */
+  static SimdLoops of(OperatorIr op, Names names, boolean reorderSums) {
+    int heavy = 0;
+    for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {
+      if (SimdPlan.loopRefusal(l) == null && heavyCalls(l) > 0) {
+        heavy++;
+      }
+    }
+    return new SimdLoops(names, op.names(), reorderSums, heavy >= 2 ? op : null);
+  }
+
+  /** The methods written for outlined loops, in the order written. */
+  List<MethodSpec> outlined() {
+    return outlined;
+  }
+
+  /** How many exp/tanh/sigmoid/erf calls {@code l}'s body and folds make. */
+  static int heavyCalls(Stmt.Loop l) {
+    Set<Expr> seen = new HashSet<>();
+    int[] count = {0};
+    for (Stmt s : l.body()) {
+      if (s instanceof Stmt.Store st) {
+        countHeavy(st.value(), seen, count);
+        countHeavy(st.index(), seen, count);
+        countHeavy(st.guard(), seen, count);
+      }
+    }
+    for (Stmt.Carried c : l.carried()) {
+      countHeavy(c.next(), seen, count);
+    }
+    return count[0];
+  }
+
+  private static void countHeavy(Expr e, Set<Expr> seen, int[] count) {
+    if (e == null || !seen.add(e)) {
+      return;
+    }
+    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn())) {
+      count[0]++;
+    }
+    e.operands().forEach(o -> countHeavy(o, seen, count));
   }
 
   /** Whether {@code f} is a sum whose terms may be kept per lane when sums may be reordered. */
@@ -56,10 +120,17 @@ final class SimdLoops implements LoopLowering {
       emitter.add(CodeBlock.builder().addStatement("float $N = $L", name, emitter.expr(f.carried().init())).build());
       carried.add(name);
     }
-    CodeBlock lo = emitter.expr(l.lo());
-    CodeBlock hi = emitter.expr(l.hi());
     boolean guarded = !SimdPlan.isTrue(l.guard());
     CodeBlock guard = guarded ? emitter.expr(l.guard()) : null;
+    boolean outline = outlineFrom != null && heavyCalls(l) > 0;
+    Map<Expr.Var, String> captured = new LinkedHashMap<>();
+    Function<Expr.Var, CodeBlock> outer = outline
+        ? v -> CodeBlock.of("$N", captured.computeIfAbsent(v, x -> names.fresh(x.name())))
+        : emitter::expr;
+    String loName = outline ? names.fresh("from") : null;
+    String hiName = outline ? names.fresh("to") : null;
+    CodeBlock lo = outline ? CodeBlock.of("$N", loName) : emitter.expr(l.lo());
+    CodeBlock hi = outline ? CodeBlock.of("$N", hiName) : emitter.expr(l.hi());
 
     String k = names.fresh(l.index().name());
     String end = names.fresh("end");
@@ -87,7 +158,7 @@ final class SimdLoops implements LoopLowering {
       lanes.add(acc);
     }
     code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
-    step(l, emitter, folds, carried, lanes, spill, k, code);
+    step(l, outer, folds, carried, lanes, spill, k, code);
     code.endControlFlow();
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
@@ -104,9 +175,9 @@ final class SimdLoops implements LoopLowering {
     // after the vectors: sums stay in index order, max and min do not care. Scalar rather than a
     // masked vector, so that C2's node budget goes to the vector loop (see VectorMath.erf).
     code.beginControlFlow("for (; $N < $N; $N++)", k, end, k);
-    remainder(l, emitter, folds, carried, k, code);
+    remainder(l, outer, folds, carried, k, code);
     code.endControlFlow();
-    CodeBlock block = code.build();
+    CodeBlock block = outline ? outline(l, emitter, code, folds, carried, captured, loName, hiName) : code.build();
     emitter.add(guarded
         ? CodeBlock.builder().beginControlFlow("if ($L)", guard).add(block).endControlFlow().build()
         : CodeBlock.of("{\n$>$L$<}\n", block));
@@ -116,11 +187,66 @@ final class SimdLoops implements LoopLowering {
     return true;
   }
 
+  /**
+   * Makes {@code code} (the loop, written with {@code captured}'s names for the values it reads
+   * from the worker) the body of a method of its own and returns the statements that call it: the
+   * kernel's parameters, the loop's bounds, the captured values and the folds' initial values go
+   * in; the folds' values come back (one as the result, several in an array).
+   */
+  private CodeBlock outline(Stmt.Loop l, BodyEmitter emitter, CodeBlock.Builder code, List<SimdPlan.Fold> folds,
+      List<String> carried, Map<Expr.Var, String> captured, String loName, String hiName) {
+    String name = outlineFrom.name() + "$loop" + outlined.size();
+    TypeName result = folds.isEmpty() ? TypeName.VOID
+        : folds.size() == 1 ? TypeName.FLOAT : ArrayTypeName.of(TypeName.FLOAT);
+    MethodSpec.Builder m = MethodSpec.methodBuilder(name)
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addJavadoc("Loop $L of {@code $L}'s worker, in a method of its own (see {@code SimdLoops}).\n",
+            outlined.size(), outlineFrom.name())
+        .returns(result);
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : outlineFrom.params()) {
+      m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
+      args.add(CodeBlock.of("$N", p.name()));
+    }
+    m.addParameter(TypeName.INT, loName).addParameter(TypeName.INT, hiName);
+    args.add(emitter.expr(l.lo()));
+    args.add(emitter.expr(l.hi()));
+    for (Map.Entry<Expr.Var, String> c : captured.entrySet()) {
+      m.addParameter(JavaTypes.of(c.getKey().type()), c.getValue());
+      args.add(emitter.expr(c.getKey()));
+    }
+    for (String c : carried) {
+      m.addParameter(TypeName.FLOAT, c);
+      args.add(CodeBlock.of("$N", c));
+    }
+    m.addCode(code.build());
+    if (folds.size() == 1) {
+      m.addStatement("return $N", carried.get(0));
+    } else if (folds.size() > 1) {
+      m.addStatement("return new float[] {$L}", CodeBlock.join(carried.stream().map(c -> CodeBlock.of("$N", c)).toList(), ", "));
+    }
+    outlined.add(m.build());
+    CodeBlock call = CodeBlock.of("$N($L)", name, CodeBlock.join(args, ", "));
+    CodeBlock.Builder site = CodeBlock.builder();
+    if (folds.size() == 1) {
+      site.addStatement("$N = $L", carried.get(0), call);
+    } else if (folds.isEmpty()) {
+      site.addStatement("$L", call);
+    } else {
+      String r = names.fresh("folds");
+      site.addStatement("final float[] $N = $L", r, call);
+      for (int i = 0; i < carried.size(); i++) {
+        site.addStatement("$N = $N[$L]", carried.get(i), r, i);
+      }
+    }
+    return site.build();
+  }
+
   /** One iteration as scalar code: the stores, then each fold. */
-  private void remainder(Stmt.Loop l, BodyEmitter emitter, List<SimdPlan.Fold> folds, List<String> carried, String k,
+  private void remainder(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried, String k,
       CodeBlock.Builder code) {
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
     for (Stmt s : l.body()) {
       Stmt.Store store = (Stmt.Store) s;
       CodeBlock value = body.scalar(store.value());
@@ -152,11 +278,11 @@ final class SimdLoops implements LoopLowering {
   }
 
   /** One vector of iterations: the stores, then each fold. */
-  private void step(Stmt.Loop l, BodyEmitter emitter, List<SimdPlan.Fold> folds, List<String> carried,
+  private void step(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried,
       List<String> lanes, String spill, String k, CodeBlock.Builder code) {
     code.add("{\n$>");
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : emitter.expr(v), code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
     for (Stmt s : l.body()) {
       body.store((Stmt.Store) s);
     }
