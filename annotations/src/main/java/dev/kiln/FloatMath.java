@@ -97,7 +97,7 @@ final class FloatMath {
    * Fitted by least squares in double ({@code scripts/erf-fit.py}), the coefficients rounded to float. At
    * most 1.34 ulp from the correctly rounded result, measured over every float (see KMath's
    * table). Only multiplies, adds, {@link #exp} and blends of the two branches: it vectorises
-   * ({@code dev.kiln.runtime.simd.VectorMath.erf}) and {@code kiln/math.cuh} computes the same bits.
+   * (the processor's {@code VectorMathCode} writes it into SIMD kernels) and {@code kiln/math.cuh} computes the same bits.
    */
   static float erf(float x) {
     float a = Math.abs(x);

@@ -38,6 +38,7 @@ final class Operators {
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
       HandGradients.class, Gradients.class,
       Regressions.class, dev.kiln.tests.contraction.Products.class, dev.kiln.tests.simd.SimdOps.class,
+      dev.kiln.tests.simd.MathOps.class,
       // the standard library's primitives (its Layout and Linear share simple names with the tests' own)
       dev.kiln.lib.Elementwise.class, dev.kiln.lib.Rows.class);
 

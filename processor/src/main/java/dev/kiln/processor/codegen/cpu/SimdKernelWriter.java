@@ -31,7 +31,6 @@ final class SimdKernelWriter {
   static final ClassName VECTOR_MASK = ClassName.get("jdk.incubator.vector", "VectorMask");
   static final ClassName VECTOR_SPECIES = ClassName.get("jdk.incubator.vector", "VectorSpecies");
   static final ClassName VECTOR_OPERATORS = ClassName.get("jdk.incubator.vector", "VectorOperators");
-  static final ClassName VECTOR_MATH = ClassName.get("dev.kiln.runtime.simd", "VectorMath");
   static final TypeName FLOAT_MASK = ParameterizedTypeName.get(VECTOR_MASK, TypeName.FLOAT.box());
   static final TypeName FLOAT_SPECIES = ParameterizedTypeName.get(VECTOR_SPECIES, TypeName.FLOAT.box());
   /** The species field of the generated class. */

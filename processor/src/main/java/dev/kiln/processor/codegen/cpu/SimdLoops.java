@@ -173,7 +173,7 @@ final class SimdLoops implements LoopLowering {
     }
     // The remaining iterations (fewer than a vector) one by one, as the scalar loop runs them,
     // after the vectors: sums stay in index order, max and min do not care. Scalar rather than a
-    // masked vector, so that C2's node budget goes to the vector loop (see VectorMath.erf).
+    // masked vector, so that C2's node budget goes to the vector loop (see VectorMathCode).
     code.beginControlFlow("for (; $N < $N; $N++)", k, end, k);
     remainder(l, outer, folds, carried, k, code);
     code.endControlFlow();

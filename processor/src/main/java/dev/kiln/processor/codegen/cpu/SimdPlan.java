@@ -36,7 +36,7 @@ import java.util.Set;
  * computation as running them one after another.
  */
 public final class SimdPlan {
-  /** Calls whose vector form gives KMath's float bits: Vector API lanewise ops and VectorMath. */
+  /** Calls whose vector form gives KMath's float bits: Vector API lanewise ops and those VectorMathCode writes. */
   static final Set<MathFn> VECTOR_FUNCTIONS =
       EnumSet.of(MathFn.MAX, MathFn.MIN, MathFn.ABS, MathFn.SQRT, MathFn.EXP, MathFn.TANH, MathFn.SIGMOID,
           MathFn.ERF);

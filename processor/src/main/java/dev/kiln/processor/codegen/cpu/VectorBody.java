@@ -17,7 +17,6 @@ import java.util.function.Function;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_MASK;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
-import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_MATH;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
 
 /**
@@ -286,7 +285,7 @@ final class VectorBody {
       case MIN: return CodeBlock.of("$L.min($L)", a, vector(call.args().get(1)));
       case ABS: return CodeBlock.of("$L.abs()", a);
       case SQRT: return CodeBlock.of("$L.sqrt()", a);
-      default: return CodeBlock.of("$T.$L($L)", VECTOR_MATH, fn.javaName(), a);
+      default: return CodeBlock.of("$N", new VectorMathCode(out, names).call(fn, a.toString()));
     }
   }
 }

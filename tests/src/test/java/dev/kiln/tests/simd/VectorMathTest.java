@@ -1,0 +1,81 @@
+package dev.kiln.tests.simd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.KMath;
+import dev.kiln.runtime.simd.Simd;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The vector exp, tanh, sigmoid and erf that the processor writes into SIMD kernels
+ * ({@code VectorMathCode}) give KMath's float bits on every lane: every 997th float (all of them
+ * with {@code -Dkiln.ulp.exhaustive=true}) and the special values, each run through the SIMD
+ * kernel of a one-function operator ({@link MathOps}), whole vectors and the scalar tail alike.
+ */
+class VectorMathTest {
+  private static final long STEP = Boolean.getBoolean("kiln.ulp.exhaustive") ? 1 : 997;
+
+  private static final float[] SPECIALS = {
+    Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE,
+    Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 88.72283935546875f, 88.72284f, -103.972084045410156f,
+    -103.97209f, -87.33655f, -87.33654f, 0.625f, -0.625f, 0.95f, -0.95f, 0.94999999f, 3.92f, -3.92f, 3.9199998f,
+    0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 1f, -1f, Float.intBitsToFloat(0x7fc00001),
+    Float.intBitsToFloat(0xffc00000)
+  };
+
+  /** Every STEP-th float bit pattern, then the specials. */
+  private static final float[] INPUTS = inputs();
+
+  private static float[] inputs() {
+    int sampled = (int) (0x100000000L / STEP) + 1;
+    float[] in = new float[sampled + SPECIALS.length];
+    int n = 0;
+    for (long bits = 0; bits <= 0xffffffffL; bits += STEP) {
+      in[n++] = Float.intBitsToFloat((int) bits);
+    }
+    System.arraycopy(SPECIALS, 0, in, n, SPECIALS.length);
+    return java.util.Arrays.copyOf(in, n + SPECIALS.length);
+  }
+
+  @Test
+  void theSimdKernelsRunInThisCheck() {
+    // the SIMD kernels are called directly below; the launcher picks them only when Simd.ENABLED
+    assertTrue(Simd.ENABLED || "false".equals(System.getProperty(Simd.PROPERTY)), Simd.describe());
+  }
+
+  @Test
+  void expMatchesKMath() {
+    check("exp", KMath::exp, (x, y) -> MathOpsSimdKernels.exp(0, x.length, x.length, x, y));
+  }
+
+  @Test
+  void tanhMatchesKMath() {
+    check("tanh", KMath::tanh, (x, y) -> MathOpsSimdKernels.tanh(0, x.length, x.length, x, y));
+  }
+
+  @Test
+  void sigmoidMatchesKMath() {
+    check("sigmoid", KMath::sigmoid, (x, y) -> MathOpsSimdKernels.sigmoid(0, x.length, x.length, x, y));
+  }
+
+  @Test
+  void erfMatchesKMath() {
+    check("erf", KMath::erf, (x, y) -> MathOpsSimdKernels.erf(0, x.length, x.length, x, y));
+  }
+
+  private static void check(String name, UnaryOperator<Float> scalar, BiConsumer<float[], float[]> simd) {
+    float[] out = new float[INPUTS.length];
+    simd.accept(INPUTS, out);
+    for (int k = 0; k < INPUTS.length; k++) {
+      float want = scalar.apply(INPUTS[k]);
+      if (Float.floatToRawIntBits(want) != Float.floatToRawIntBits(out[k]) && !(Float.isNaN(want) && Float.isNaN(out[k]))) {
+        assertEquals(want, out[k], name + "(" + INPUTS[k] + ") [" + Integer.toHexString(Float.floatToRawIntBits(INPUTS[k]))
+            + "]");
+        assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(out[k]), name + "(" + INPUTS[k] + ") bits");
+      }
+    }
+  }
+}
