@@ -27,7 +27,7 @@ class SimdReorderedSumsTest {
   void theListingSaysTheSumsAreReordered() throws IOException {
     try (InputStream in = SumOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/reordered/SumOps.ir.txt")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(text.contains("simd rowStats: yes, 3 of 3 sequential loops as vectors; sums reordered"
+      assertTrue(text.contains("simd rowStats: yes, 3 of 3 sequential loops as vectors, 4 rows at a time; sums reordered"
           + " (-Akiln.simd.sums=reorder)\n"), text);
     }
   }

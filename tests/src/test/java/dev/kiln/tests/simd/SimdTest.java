@@ -48,12 +48,12 @@ class SimdTest {
     for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
-    expected.put("softmax", "yes, 3 of 3 sequential loops as vectors");
+    expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
-    expected.put("folds", "yes, 1 of 1 sequential loops as vectors");
+    expected.put("folds", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
-    expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors");
+    expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");
     expected.put("indexAsValue", "no, a conversion depends on i");
@@ -80,7 +80,7 @@ class SimdTest {
       }
     }
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
-        "functionsGrad_k0", "softmax", "softmax$loop0", "softmax$loop1", "weightedSoftmax",
+        "functionsGrad_k0", "softmax", "softmax$loop0", "softmax$loop1", "softmax$rows$loop0", "softmax$rows$loop1", "weightedSoftmax",
         "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns")), methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
@@ -187,6 +187,10 @@ class SimdTest {
     SimdOpsKernels.softmax(rows, n, x, got);
     SimdOpsSimdKernels.softmax(0, rows, rows, n, x, direct);
     same("softmax", want, got, direct);
+    float[] chunked = new float[rows * n];
+    SimdOpsSimdKernels.softmax(0, 1, rows, n, x, chunked); // one row alone, then four rows at a time from row 1
+    SimdOpsSimdKernels.softmax(1, rows, rows, n, x, chunked);
+    same("softmax in chunks [0, 1) and [1, 5)", want, got, chunked);
 
     float[] c = {1f, -1f, 0.5f, 0f, 2f};
     Arrays.fill(want, 9f);

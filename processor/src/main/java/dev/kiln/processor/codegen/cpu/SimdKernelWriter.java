@@ -77,34 +77,72 @@ final class SimdKernelWriter {
         : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, body);
   }
 
-  /** Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops}. */
+  /**
+   * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
+   * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
+   */
   private static List<MethodSpec> loops(OperatorIr op, ClassName owner, boolean reorderSums) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
-    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
-    emitter.countUses(op.body(), List.of());
-    SimdLoops loops = SimdLoops.of(op, names, reorderSums);
-    emitter.lowering(loops);
-    emitter.openScope();
-    List<String> vars = new ArrayList<>();
-    for (int k = 0; k < op.grid().size(); k++) {
+    List<MethodSpec> outlined = new ArrayList<>();
+    OperatorIr jammed = RowJam.jam(op);
+    if (jammed == null) {
+      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
+      BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
+      emitter.countUses(op.body(), List.of());
+      emitter.lowering(loops);
       emitter.openScope();
-      String v = names.fresh(op.grid().get(k).var().name());
-      vars.add(v);
-      emitter.bind(op.grid().get(k).var(), v, k + 1);
-    }
-    emitter.setWorkerDepth(op.grid().size());
-    emitter.statements(op.body());
-    for (int k = op.grid().size() - 1; k >= 0; k--) {
-      CodeBlock inner = emitter.closeScope();
-      emitter.add(gridLoop(op, k, vars.get(k), lo, hi, inner));
+      List<String> vars = new ArrayList<>();
+      for (int k = 0; k < op.grid().size(); k++) {
+        emitter.openScope();
+        String v = names.fresh(op.grid().get(k).var().name());
+        vars.add(v);
+        emitter.bind(op.grid().get(k).var(), v, k + 1);
+      }
+      emitter.setWorkerDepth(op.grid().size());
+      emitter.statements(op.body());
+      for (int k = op.grid().size() - 1; k >= 0; k--) {
+        CodeBlock inner = emitter.closeScope();
+        emitter.add(gridLoop(op, k, vars.get(k), lo, hi, inner));
+      }
+      m.addCode(emitter.closeScope());
+      outlined.addAll(loops.outlined());
+    } else {
+      String b = names.fresh(op.grid().get(0).var().name());
+      SimdLoops rowLoops = SimdLoops.of(jammed, names, reorderSums, op.name() + "$rows");
+      CodeBlock[] rows = rowWorker(jammed, names, rowLoops, b);
+      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
+      CodeBlock[] single = rowWorker(op, names, loops, b);
+      m.addCode(rows[0]).addCode(single[0]);
+      m.addStatement("int $N = $N", b, lo);
+      m.addComment("$L rows at a time, their loops fused: each row's sums in index order, side by side", RowJam.ROWS);
+      m.beginControlFlow("for (; $N <= $N - $L; $N += $L)", b, hi, RowJam.ROWS, b, RowJam.ROWS)
+          .addCode(rows[1])
+          .endControlFlow();
+      m.beginControlFlow("for (; $N < $N; $N++)", b, hi, b).addCode(single[1]).endControlFlow();
+      outlined.addAll(rowLoops.outlined());
+      outlined.addAll(loops.outlined());
     }
     List<MethodSpec> methods = new ArrayList<>();
-    methods.add(m.addCode(emitter.closeScope()).build());
-    methods.addAll(loops.outlined());
+    methods.add(m.build());
+    methods.addAll(outlined);
     return methods;
+  }
+
+  /** A one-dimensional grid's worker with its variable named {@code var}: what goes before the row loop, and its body. */
+  private static CodeBlock[] rowWorker(OperatorIr op, Names names, SimdLoops loops, String var) {
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(op.body(), List.of());
+    emitter.lowering(loops);
+    emitter.openScope();
+    emitter.openScope();
+    emitter.bind(op.grid().get(0).var(), var, 1);
+    emitter.setWorkerDepth(1);
+    emitter.statements(op.body());
+    CodeBlock body = emitter.closeScope();
+    return new CodeBlock[] {emitter.closeScope(), body};
   }
 
   private static MethodSpec lanes(OperatorIr op, ClassName owner) {

@@ -46,13 +46,16 @@ final class SimdLoops implements LoopLowering {
   private final boolean reorderSums;
   /** The kernel whose heavy loops are outlined, or null to write every loop in place. */
   private final OperatorIr outlineFrom;
+  /** What the outlined methods' names start with. */
+  private final String prefix;
   private final List<MethodSpec> outlined = new ArrayList<>();
 
   /**
    * @param reorderSums whether a sum fold ({@code acc + t}, {@code acc - t}) may add its terms in
    *     another order: per lane, the lanes added at the end ({@code -Akiln.simd.sums=reorder})
    */
-  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums, OperatorIr outlineFrom) {
+  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums, OperatorIr outlineFrom, String prefix) {
+    this.prefix = prefix;
     this.names = names;
     this.sourceNames = sourceNames;
     this.reorderSums = reorderSums;
@@ -60,14 +63,14 @@ final class SimdLoops implements LoopLowering {
   }
 
   /** The kernel {@code op}'s loops, outlined if it has two or more vectorised loops with heavy calls. */
-  static SimdLoops of(OperatorIr op, Names names, boolean reorderSums) {
+  static SimdLoops of(OperatorIr op, Names names, boolean reorderSums, String prefix) {
     int heavy = 0;
     for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {
       if (SimdPlan.loopRefusal(l) == null && heavyCalls(l) > 0) {
         heavy++;
       }
     }
-    return new SimdLoops(names, op.names(), reorderSums, heavy >= 2 ? op : null);
+    return new SimdLoops(names, op.names(), reorderSums, heavy >= 2 ? op : null, prefix);
   }
 
   /** The methods written for outlined loops, in the order written. */
@@ -195,7 +198,7 @@ final class SimdLoops implements LoopLowering {
    */
   private CodeBlock outline(Stmt.Loop l, BodyEmitter emitter, CodeBlock.Builder code, List<SimdPlan.Fold> folds,
       List<String> carried, Map<Expr.Var, String> captured, String loName, String hiName) {
-    String name = outlineFrom.name() + "$loop" + outlined.size();
+    String name = prefix + "$loop" + outlined.size();
     TypeName result = folds.isEmpty() ? TypeName.VOID
         : folds.size() == 1 ? TypeName.FLOAT : ArrayTypeName.of(TypeName.FLOAT);
     MethodSpec.Builder m = MethodSpec.methodBuilder(name)

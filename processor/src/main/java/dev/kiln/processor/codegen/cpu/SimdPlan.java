@@ -185,7 +185,8 @@ public final class SimdPlan {
       return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
     }
     return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
-        + (firstWhy == null ? "" : " (not: " + firstWhy + ")"));
+        + (firstWhy == null ? "" : " (not: " + firstWhy + ")")
+        + (RowJam.jam(op) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
   }
 
   /** Whether any statement accumulates; collects the loops that hold no loop. */

@@ -56,6 +56,10 @@ class SimdGenerationTest {
     // the row sum: its loop as vectors, the terms added in index order
     assertThat(simd).contains("static void total(int lo, int hi, int B, int N, float[] x, float[] y)");
     assertThat(simd).contains("t = t + terms[lane];");
+    // four rows at a time (RowJam), each row's chain of adds its own, then the rows left one by one
+    assertThat(simd).contains("for (; b <= hi - 4; b += 4) {");
+    assertThat(simd).contains("t_r3 = t_r3 + terms[lane4];");
+    assertThat(simd).contains("for (; b < hi; b++) {");
     assertThat(simd).doesNotContain("void strided(");
     String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
     assertThat(kernels).contains("if (Simd.ENABLED) {\n"
@@ -65,7 +69,7 @@ class SimdGenerationTest {
     String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt");
     assertThat(listing).contains("\n# SIMD forms of the CPU grid kernels (Vector API)\n\n"
         + "simd scale: yes, neighbouring workers as lanes\n"
-        + "simd total: yes, 1 of 1 sequential loops as vectors\n"
+        + "simd total: yes, 1 of 1 sequential loops as vectors, 4 rows at a time\n"
         + "simd strided: no, a read of x is not unit-stride in i\n");
   }
 
@@ -77,7 +81,7 @@ class SimdGenerationTest {
     assertThat(simd).contains("t = t + tLanes.reduceLanes(VectorOperators.ADD);");
     assertThat(simd).doesNotContain("terms[lane]");
     assertThat(text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt"))
-        .contains("simd total: yes, 1 of 1 sequential loops as vectors; sums reordered (-Akiln.simd.sums=reorder)\n");
+        .contains("simd total: yes, 1 of 1 sequential loops as vectors, 4 rows at a time; sums reordered (-Akiln.simd.sums=reorder)\n");
   }
 
   @Test
