@@ -81,7 +81,8 @@ final class SimdKernelWriter {
    * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
    */
-  private static List<MethodSpec> loops(OperatorIr op, ClassName owner, boolean reorderSums) {
+  private static List<MethodSpec> loops(OperatorIr source, ClassName owner, boolean reorderSums) {
+    OperatorIr op = CallStash.applyAll(source).op();
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

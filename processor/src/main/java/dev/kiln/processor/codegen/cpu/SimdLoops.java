@@ -34,9 +34,9 @@ import javax.lang.model.element.Modifier;
  * the scalar loop's, unless {@code -Akiln.simd.sums=reorder} lets sums keep a partial sum per lane. The last iterations (fewer than a vector) run as scalar code after the
  * vectors. Other loops are left to the emitter.
  *
- * <p>In a kernel with two or more such loops that call exp, tanh, sigmoid or erf (softmax: one for
- * the sum of exponentials, one for the outputs), each of those loops is written as a method of its
- * own ({@code <op>$loop<n>}), called with the values it reads and returning its folds: one method
+ * <p>In a kernel whose vectorised loops make two or more exp, tanh, sigmoid or erf calls (softmax:
+ * one in the sum of exponentials, one in the outputs; or four rows' sums, {@link RowJam}), each loop
+ * that makes one is written as a method of its own ({@code <op>$loop<n>}), called with the values it reads and returning its folds: one method
  * holding them all spends C2's inlining budget on the first call, and the second's vectors are
  * boxed (softmax ran 2.7 times slower so). The same statements, so the same floats.
  */
@@ -62,12 +62,12 @@ final class SimdLoops implements LoopLowering {
     this.outlineFrom = outlineFrom;
   }
 
-  /** The kernel {@code op}'s loops, outlined if it has two or more vectorised loops with heavy calls. */
+  /** The kernel {@code op}'s loops, those with heavy calls outlined if its vectorised loops make two or more such calls. */
   static SimdLoops of(OperatorIr op, Names names, boolean reorderSums, String prefix) {
     int heavy = 0;
     for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {
-      if (SimdPlan.loopRefusal(l) == null && heavyCalls(l) > 0) {
-        heavy++;
+      if (SimdPlan.loopRefusal(l) == null) {
+        heavy += heavyCalls(l);
       }
     }
     return new SimdLoops(names, op.names(), reorderSums, heavy >= 2 ? op : null, prefix);

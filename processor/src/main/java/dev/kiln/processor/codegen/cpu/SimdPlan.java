@@ -45,6 +45,10 @@ public final class SimdPlan {
 
   private final Expr.Var lane;
   private final Set<Param.Array> stored = new HashSet<>();
+  /** In a sequential loop, the indices at which each stored array is written. */
+  private final java.util.Map<Param.Array, List<Expr>> storedAt = new java.util.HashMap<>();
+  /** The sequential loop this plan checks, or null for a grid's lanes. */
+  private Stmt.Loop loop;
   private final Map<Expr, Boolean> varying = new HashMap<>();
   private final Set<Expr> checked = new HashSet<>();
   /** Values carried by sequential loops in lane mode: one per lane, so vectors. */
@@ -186,7 +190,8 @@ public final class SimdPlan {
     }
     return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
         + (firstWhy == null ? "" : " (not: " + firstWhy + ")")
-        + (RowJam.jam(op) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
+        + CallStash.applyAll(op).notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
+        + (RowJam.jam(CallStash.applyAll(op).op()) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
   }
 
   /** Whether any statement accumulates; collects the loops that hold no loop. */
@@ -276,6 +281,7 @@ public final class SimdPlan {
       return "a loop's step is not 1";
     }
     SimdPlan plan = new SimdPlan(l.index());
+    plan.loop = l;
     for (Stmt s : l.body()) {
       if (!(s instanceof Stmt.Store store)) {
         return "a loop accumulates into a @Reduce output";
@@ -287,6 +293,7 @@ public final class SimdPlan {
         return "a loop's store into " + store.array().name() + " is not unit-stride in " + l.index().name();
       }
       plan.stored.add(store.array());
+      plan.storedAt.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
     }
     List<Expr> phis = new ArrayList<>();
     for (Stmt.Carried c : l.carried()) {
@@ -373,6 +380,42 @@ public final class SimdPlan {
     return checkScalar(index);
   }
 
+  /**
+   * Whether a read of an array the loop stores into is at the very index of one of its stores, with
+   * no guard, and every other store into that array in the loop writes elements a whole trip of the
+   * loop away ({@code (b + j) * N + k} for rows j, with k from 0 to N): then in scalar and vector code
+   * alike it sees only its own element, as written by the iteration's earlier statements or not yet
+   * (CallStash's read-back, in RowJam's rows).
+   */
+  private boolean readsBackOwnElement(Expr.Load load) {
+    List<Expr> at = storedAt.get(load.array());
+    if (loop == null || at == null || !at.contains(load.index()) || !isTrue(load.guard())) {
+      return false;
+    }
+    Affine read = AffineAnalysis.affine(load.index());
+    Affine lo = AffineAnalysis.affine(loop.lo());
+    Affine hi = AffineAnalysis.affine(loop.hi());
+    if (read == null || lo == null || hi == null || !lo.isConstant() || !hi.isConstant()) {
+      return false;
+    }
+    Poly trip = hi.constantPart().subtract(lo.constantPart());
+    for (Expr other : at) {
+      if (other == load.index()) {
+        continue;
+      }
+      Affine o = AffineAnalysis.affine(other);
+      if (o == null) {
+        return false;
+      }
+      Affine diff = read.subtract(o);
+      Poly times = diff.isConstant() ? diff.constantPart().divideExactly(trip) : null;
+      if (times == null || !times.isConstant() || times.constantTerm() == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private String checkScalar(Expr e) {
     if (!checked.add(e)) {
       return null;
@@ -405,7 +448,7 @@ public final class SimdPlan {
       if (varying(load.index()) && !unitStride(load.index())) {
         return "a read of " + load.array().name() + " is not unit-stride in " + lane.name();
       }
-      if (stored.contains(load.array())) {
+      if (stored.contains(load.array()) && !readsBackOwnElement(load)) {
         return "a worker reads " + load.array().name() + ", which it also writes";
       }
       String why = checkScalar(load.index());

@@ -1,0 +1,267 @@
+package dev.kiln.processor.codegen.cpu;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Rewriter;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Computes an exp/tanh/sigmoid/erf call once where a row kernel's source computes it twice: in a
+ * loop that folds it (softmax's {@code s += exp(x[k] - m)}) and again in a later loop over the same
+ * range that stores a value using it ({@code y[k] = exp(x[k] - m) / s}). The first loop also
+ * stores the call's value into the element the later loop writes, and the later loop reads it
+ * back instead of calling again. The stored float is the call's, so the result is the source's to
+ * the bit; the later loop overwrites the element with its own value, as the source does.
+ *
+ * <p>When: both loops innermost with true guards and the same bounds; the later loop stores into
+ * {@code y} at an index with the loop variable's coefficient 1 (a vector store) and without a
+ * guard; nothing else in the worker stores into or reads {@code y}. Other workers do not touch
+ * the elements a worker writes (the {@code @Parallel} contract). The CPU's SIMD kernels only: on
+ * a GPU the extra store costs more than the call.
+ */
+final class CallStash {
+  private CallStash() {}
+
+  /** {@code op} after every stash this class finds, and a note for each ("exp kept in y"). */
+  record Stashed(OperatorIr op, List<String> notes) {}
+
+  static Stashed applyAll(OperatorIr op) {
+    List<String> notes = new ArrayList<>();
+    String[] note = new String[1];
+    for (OperatorIr next = apply(op, note); next != op; next = apply(op, note)) {
+      op = next;
+      notes.add(note[0]);
+    }
+    return new Stashed(op, notes);
+  }
+
+  /** {@code op} with the first call that can be stashed so (described in {@code note[0]}), or {@code op} itself. */
+  private static OperatorIr apply(OperatorIr op, String[] note) {
+    if (op.grid().isEmpty()) {
+      return op;
+    }
+    List<Stmt> body = op.body();
+    for (int i = 0; i < body.size(); i++) {
+      if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first)) {
+        continue;
+      }
+      List<Expr.Call> calls = new ArrayList<>();
+      for (Stmt.Carried c : first.carried()) {
+        heavyCalls(c.next(), first.index(), calls, new HashSet<>());
+      }
+      for (int j = i + 1; j < body.size(); j++) {
+        if (!(body.get(j) instanceof Stmt.Loop later) || !plain(later) || later.lo() != first.lo()
+            || later.hi() != first.hi()) {
+          continue;
+        }
+        for (Stmt s : later.body()) {
+          Stmt.Store store = (Stmt.Store) s;
+          if (!SimdPlan.isTrue(store.guard()) || !onlyStore(body, store) || !stepsByOne(store.index(), later.index())) {
+            continue;
+          }
+          for (Expr.Call call : calls) {
+            Expr twin = find(store.value(), call, first.index(), later.index(), new HashSet<>());
+            if (twin != null) {
+              OperatorIr stashed = stash(op, i, j, store, call, twin);
+              if (stashed != null) {
+                note[0] = call.fn().javaName() + " kept in " + store.array().name() + " for a later loop";
+                return stashed;
+              }
+            }
+          }
+        }
+      }
+    }
+    return op;
+  }
+
+  private static boolean plain(Stmt.Loop l) {
+    return SimdPlan.isTrue(l.guard()) && l.step() == 1 && l.body().stream().allMatch(s -> s instanceof Stmt.Store);
+  }
+
+  private static void heavyCalls(Expr e, Expr.Var index, List<Expr.Call> out, Set<Expr> seen) {
+    if (!seen.add(e)) {
+      return;
+    }
+    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn()) && dependsOn(c, index, new HashSet<>())) {
+      out.add(c);
+      return;
+    }
+    e.operands().forEach(o -> heavyCalls(o, index, out, seen));
+  }
+
+  private static boolean dependsOn(Expr e, Expr.Var v, Set<Expr> seen) {
+    if (e == v) {
+      return true;
+    }
+    if (!seen.add(e)) {
+      return false;
+    }
+    for (Expr o : e.operands()) {
+      if (dependsOn(o, v, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code store} is the only store into its array in the worker and no expression reads that array. */
+  private static boolean onlyStore(List<Stmt> body, Stmt.Store store) {
+    int[] stores = {0};
+    boolean[] read = {false};
+    walk(body, store.array(), stores, read);
+    return stores[0] == 1 && !read[0];
+  }
+
+  private static void walk(List<Stmt> body, Param.Array a, int[] stores, boolean[] read) {
+    for (Stmt s : body) {
+      List<Expr> exprs = new ArrayList<>();
+      if (s instanceof Stmt.Store st) {
+        stores[0] += st.array() == a ? 1 : 0;
+        exprs.addAll(List.of(st.index(), st.value(), st.guard()));
+      } else if (s instanceof Stmt.Accumulate ac) {
+        stores[0] += ac.array() == a ? 1 : 0;
+        exprs.addAll(List.of(ac.index(), ac.value(), ac.guard()));
+      } else {
+        Stmt.Loop l = (Stmt.Loop) s;
+        exprs.addAll(List.of(l.lo(), l.hi(), l.guard()));
+        l.carried().forEach(c -> exprs.addAll(List.of(c.init(), c.next())));
+        walk(l.body(), a, stores, read);
+      }
+      Set<Expr> seen = new HashSet<>();
+      for (Expr e : exprs) {
+        read[0] |= reads(e, a, seen);
+      }
+    }
+  }
+
+  private static boolean reads(Expr e, Param.Array a, Set<Expr> seen) {
+    if (!seen.add(e)) {
+      return false;
+    }
+    if (e instanceof Expr.Load l && l.array() == a) {
+      return true;
+    }
+    for (Expr o : e.operands()) {
+      if (reads(o, a, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code index} is affine with coefficient 1 in {@code v}: one element per iteration, neighbours for neighbours. */
+  private static boolean stepsByOne(Expr index, Expr.Var v) {
+    Affine a = AffineAnalysis.affine(index);
+    return a != null && a.coefficient(v.name()).equals(Poly.ONE);
+  }
+
+  /** The node of {@code e} equal to {@code call} with {@code from} read as {@code to}, or null. */
+  private static Expr find(Expr e, Expr call, Expr.Var from, Expr.Var to, Set<Expr> seen) {
+    if (!seen.add(e)) {
+      return null;
+    }
+    if (same(call, from, e, to)) {
+      return e;
+    }
+    for (Expr o : e.operands()) {
+      Expr found = find(o, call, from, to, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /** Structural equality of {@code a} and {@code b}, variable {@code va} in {@code a} standing for {@code vb} in {@code b}. */
+  static boolean same(Expr a, Expr.Var va, Expr b, Expr.Var vb) {
+    if (a == b) {
+      return !dependsOn(a, va, new HashSet<>()) && !dependsOn(b, vb, new HashSet<>());
+    }
+    if (a == va || b == vb) {
+      return a == va && b == vb;
+    }
+    if (a.getClass() != b.getClass() || a.type() != b.type()) {
+      return false;
+    }
+    if (a instanceof Expr.Const ca) {
+      Expr.Const cb = (Expr.Const) b;
+      return a.type().isFloating()
+          ? Double.doubleToRawLongBits(ca.floatingValue()) == Double.doubleToRawLongBits(cb.floatingValue())
+          : ca.integralValue() == cb.integralValue();
+    }
+    if (a instanceof Expr.ScalarRef || a instanceof Expr.Var) {
+      return false; // different parameters or variables (equal ones are the same node)
+    }
+    if (a instanceof Expr.Load la && la.array() != ((Expr.Load) b).array()) {
+      return false;
+    }
+    if (a instanceof Expr.Unary ua && ua.op() != ((Expr.Unary) b).op()) {
+      return false;
+    }
+    if (a instanceof Expr.Binary ba && ba.op() != ((Expr.Binary) b).op()) {
+      return false;
+    }
+    if (a instanceof Expr.Call ca && ca.fn() != ((Expr.Call) b).fn()) {
+      return false;
+    }
+    List<Expr> oa = a.operands();
+    List<Expr> ob = b.operands();
+    if (oa.size() != ob.size()) {
+      return false;
+    }
+    for (int k = 0; k < oa.size(); k++) {
+      if (!same(oa.get(k), va, ob.get(k), vb)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The body with loop {@code i} also storing {@code call} where loop {@code j}'s {@code store} writes, and loop {@code j} reading it there. */
+  private static OperatorIr stash(OperatorIr op, int i, int j, Stmt.Store store, Expr.Call call, Expr twin) {
+    Stmt.Loop first = (Stmt.Loop) op.body().get(i);
+    Stmt.Loop later = (Stmt.Loop) op.body().get(j);
+    ExprFactory f = new ExprFactory();
+    Rewriter toFirst = new Rewriter(f, (orig, rebuilt) -> orig == later.index() ? first.index() : rebuilt);
+    List<Stmt> firstBody = new ArrayList<>(first.body());
+    firstBody.add(new Stmt.Store(store.array(), toFirst.rewrite(store.index()), call, f.trueValue(), store.origin()));
+    Stmt.Loop newFirst = new Stmt.Loop(first.id(), first.index(), first.lo(), first.hi(), first.step(), first.guard(),
+        first.carried(), firstBody, first.origin());
+
+    Expr[] index = new Expr[1];
+    Rewriter inLater = new Rewriter(f, (orig, rebuilt) -> orig == twin
+        ? f.load(store.array(), index[0], f.trueValue(), later.id())
+        : rebuilt);
+    index[0] = inLater.rewrite(store.index());
+    List<Stmt> laterBody = new ArrayList<>();
+    for (Stmt s : later.body()) {
+      Stmt.Store st = (Stmt.Store) s;
+      laterBody.add(new Stmt.Store(st.array(), st == store ? index[0] : inLater.rewrite(st.index()),
+          inLater.rewrite(st.value()), inLater.rewrite(st.guard()), st.origin()));
+    }
+    List<Stmt.Carried> carried = new ArrayList<>();
+    for (Stmt.Carried c : later.carried()) {
+      carried.add(new Stmt.Carried(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
+    }
+    Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
+        carried, laterBody, later.origin());
+    if (SimdPlan.loopRefusal(newFirst) != null || SimdPlan.loopRefusal(newLater) != null) {
+      return null;
+    }
+    List<Stmt> body = new ArrayList<>(op.body());
+    body.set(i, newFirst);
+    body.set(j, newLater);
+    return new OperatorIr(op.owner(), op.name(), op.kind(), op.params(), op.resultType(), op.result(), op.grid(), body,
+        op.names());
+  }
+}
