@@ -146,6 +146,11 @@ public enum Message {
       "KILN046",
       "the gradient of '%s' would be named '%s', which another method of this class already has;"
           + " rename one of them, or mark it @Gradient(of = \"%s\")"),
+  INDEX_OUT_OF_BOUNDS_AT_EDGE(
+      "KILN047",
+      "index %s of '%s' is out of bounds for the worker where %s: at every size it reaches %s, where"
+          + " the plain method throws. Guard the access so that this worker skips it, e.g. with if (%s)"
+          + " or ?: around the read"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

@@ -17,6 +17,14 @@ import java.util.Set;
  * at least the array's length, or an unconditional index whose smallest value (every variable
  * with a non-negative coefficient at its lower bound) is already past the end. Sizes ({@code @Dim}
  * symbols) are taken to be at least 1; an empty grid runs no worker at all.
+ *
+ * <p>And those out of bounds for some worker at every size ({@code KILN047}): an affine index read
+ * or written unconditionally (no {@code if} or {@code ?:} around it, and inside sequential loops
+ * that run at every size) whose least value over the worker grid and the loops is below zero
+ * ({@code x[i - 1]} at {@code i = 0}) or whose greatest is at least the length ({@code x[i + 1]} at
+ * {@code i = N - 1}, column 3 of a {@code [N, 3]} array). An affine function over a box of
+ * variables takes its extremes at corners, so the worker named in the message is one where the
+ * plain method throws; the message says which, and how to guard it.
  */
 final class BoundsCheck {
   private final Set<String> dims;
@@ -24,8 +32,22 @@ final class BoundsCheck {
   /** The lower bound of each grid and loop variable in scope. */
   final Map<String, Poly> lowerBounds = new HashMap<>();
 
+  /** The greatest value of each grid and loop variable in scope that every size reaches (step 1). */
+  final Map<String, Poly> upperBounds = new HashMap<>();
+
+  /**
+   * How many enclosing sequential loops run under a condition or may run no iteration: inside
+   * them an access with a true guard is still not done at every size.
+   */
+  int conditionalLoops;
+
   BoundsCheck(Set<String> dims) {
     this.dims = dims;
+  }
+
+  /** The {@code @Dim} symbols, each taken to be at least 1. */
+  Set<String> dims() {
+    return dims;
   }
 
   void check(Tree at, Param.Array array, Expr index, Expr guard) {
@@ -45,6 +67,14 @@ final class BoundsCheck {
     if (!(guard instanceof Expr.Const g && g.isTrue())) {
       return;
     }
+    everyWorker(at, array, a, length);
+    if (conditionalLoops == 0) {
+      edges(at, array, a, length);
+    }
+  }
+
+  /** KILN008 when {@code a}'s least value (non-negative coefficients only) is already past the end. */
+  private void everyWorker(Tree at, Param.Array array, Affine a, Poly length) {
     Poly min = a.constantPart();
     for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
       Poly lo = lowerBounds.get(t.getKey());
@@ -56,5 +86,42 @@ final class BoundsCheck {
     if (min.subtract(length).provablyNonNegative(dims)) {
       throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS, a, array.name(), length);
     }
+  }
+
+  /** KILN047 when {@code a}'s least value is below zero, or its greatest at least {@code length}, at every size. */
+  private void edges(Tree at, Param.Array array, Affine a, Poly length) {
+    Poly min = a.constantPart();
+    Poly max = a.constantPart();
+    StringBuilder atMin = new StringBuilder();
+    StringBuilder atMax = new StringBuilder();
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      String v = t.getKey();
+      Poly c = t.getValue();
+      Poly lo = lowerBounds.get(v);
+      Poly hi = upperBounds.get(v);
+      if (lo == null || hi == null) {
+        return;
+      }
+      boolean up = c.provablyNonNegative(dims);
+      if (!up && !c.negate().provablyNonNegative(dims)) {
+        return;
+      }
+      min = min.add(c.multiply(up ? lo : hi));
+      max = max.add(c.multiply(up ? hi : lo));
+      name(atMin, v, up ? lo : hi);
+      name(atMax, v, up ? hi : lo);
+    }
+    if (Poly.constant(-1).subtract(min).provablyNonNegative(dims)) {
+      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, a, array.name(), atMin, "below 0 (" + min + ")",
+          a + " >= 0");
+    }
+    if (max.subtract(length).provablyNonNegative(dims)) {
+      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, a, array.name(), atMax,
+          max + ", past its " + length + " elements", a + " < " + length);
+    }
+  }
+
+  private static void name(StringBuilder b, String v, Poly value) {
+    b.append(b.length() == 0 ? "" : ", ").append(v).append(" = ").append(value);
   }
 }

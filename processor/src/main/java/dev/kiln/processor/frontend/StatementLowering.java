@@ -33,6 +33,7 @@ import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.UnaryOp;
+import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -449,11 +450,27 @@ final class StatementLowering {
     if (loBound != null) {
       state.bounds.lowerBounds.put(index.name(), loBound);
     }
+    Affine hiAffine = AffineAnalysis.affine(hi);
+    Poly last = hiAffine != null && hiAffine.isConstant() ? hiAffine.constantPart().subtract(Poly.ONE) : null;
+    // the body runs at every size only when the loop itself does and has an iteration at every size
+    boolean everySize = outerPath instanceof Expr.Const c && c.isTrue() && loBound != null && last != null
+        && last.subtract(loBound).provablyNonNegative(state.bounds.dims());
+    if (everySize && form.step() == 1) {
+      state.bounds.upperBounds.put(index.name(), last);
+    } else {
+      state.bounds.upperBounds.remove(index.name());
+    }
+    if (!everySize) {
+      state.bounds.conditionalLoops++;
+    }
     List<Stmt> body;
     try {
       statement(t.getStatement());
       body = state.out;
     } finally {
+      if (!everySize) {
+        state.bounds.conditionalLoops--;
+      }
       state.env.remove(form.name());
       state.path = outerPath;
       state.scope = outerScope;
