@@ -221,7 +221,7 @@ final class OperatorProcessingStep {
       java.util.Set<String> simdNames = new java.util.HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
-          simdNames);
+          simdNames, sourceLines(methods));
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
         SimdKernelsWriter.write(owner, pkg, vectorised, reorderSums).writeTo(filer);
@@ -267,6 +267,25 @@ final class OperatorProcessingStep {
       name = name + "_";
     }
     return name;
+  }
+
+  /** Each method's {@code File.java:line}, for the messages of the kernels made from it. */
+  private Map<String, String> sourceLines(List<ExecutableElement> methods) {
+    Map<String, String> lines = new java.util.HashMap<>();
+    for (ExecutableElement m : methods) {
+      com.sun.source.util.TreePath path = trees.getPath(m);
+      if (path == null) {
+        continue;
+      }
+      com.sun.source.tree.CompilationUnitTree unit = path.getCompilationUnit();
+      com.sun.source.tree.Tree at = path.getLeaf() instanceof com.sun.source.tree.MethodTree mt && mt.getReturnType() != null
+          ? mt.getReturnType() : path.getLeaf(); // the signature's line, not its annotations'
+      long pos = trees.getSourcePositions().getStartPosition(unit, at);
+      String file = unit.getSourceFile().getName();
+      file = file.substring(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+      lines.putIfAbsent(m.getSimpleName().toString(), pos < 0 ? file : file + ":" + unit.getLineMap().getLineNumber(pos));
+    }
+    return lines;
   }
 
   /** An exception and the top of its stack, for an internal-error report. */

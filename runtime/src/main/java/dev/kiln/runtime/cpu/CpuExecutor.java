@@ -69,6 +69,73 @@ public final class CpuExecutor {
     forEachChunk(n, chunks(n, workPerIndex), body);
   }
 
+  /**
+   * As {@link #forEachChunk(int, int, ChunkBody)} for a generated kernel: an index out of bounds in
+   * any chunk, on any thread, reaches the caller as an {@link ArrayIndexOutOfBoundsException}
+   * whose message names {@code kernel} (the operator and its source line) and keeps the array's
+   * own message, scalar and SIMD kernels alike (a vector load throws the superclass), and with
+   * that message rather than a fork-join pool's copy of the exception without one.
+   */
+  public static void forEachChunk(String kernel, int n, int chunks, ChunkBody body) {
+    forEachChunk(kernel, n, chunks, body, null);
+  }
+
+  /**
+   * As {@link #forEachChunk(String, int, int, ChunkBody)} for a SIMD kernel {@code body} with its
+   * scalar twin {@code exact}: a chunk whose vector code goes out of bounds is run again by {@code
+   * exact}, so that the exception is the one the plain method throws, at the same index (a vector
+   * load reports its first lane and a shortened length). Stores are plain writes of the same
+   * values, so running a chunk again changes nothing the caller could rely on: after an exception,
+   * as after the plain method's, the outputs are partly written.
+   */
+  public static void forEachChunk(String kernel, int n, int chunks, ChunkBody body, ChunkBody exact) {
+    ChunkBody named = (chunk, lo, hi) -> {
+      try {
+        body.run(chunk, lo, hi);
+      } catch (KernelIndexOutOfBoundsException e) {
+        throw e;
+      } catch (IndexOutOfBoundsException e) {
+        if (exact != null) {
+          try {
+            exact.run(chunk, lo, hi);
+          } catch (IndexOutOfBoundsException scalar) {
+            throw new KernelIndexOutOfBoundsException(kernel, scalar);
+          }
+        }
+        throw new KernelIndexOutOfBoundsException(kernel, e);
+      }
+    };
+    try {
+      forEachChunk(n, chunks, named);
+    } catch (RuntimeException e) {
+      // the pool rethrows a task's exception in the caller as a new one of the same class when it
+      // can construct one (KernelIndexOutOfBoundsException has no constructor it could use); the
+      // original is its cause either way
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof KernelIndexOutOfBoundsException k) {
+          throw k;
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** As {@link #parallelFor(int, long, ChunkBody)} for a generated kernel named {@code kernel}; see {@link #forEachChunk(String, int, int, ChunkBody)}. */
+  public static void parallelFor(String kernel, int n, long workPerIndex, ChunkBody body) {
+    forEachChunk(kernel, n, chunks(n, workPerIndex), body);
+  }
+
+  /** An index out of bounds in a generated kernel, named. */
+  public static final class KernelIndexOutOfBoundsException extends ArrayIndexOutOfBoundsException {
+    private static final long serialVersionUID = 1L;
+
+    KernelIndexOutOfBoundsException(String kernel, IndexOutOfBoundsException cause) {
+      super(kernel + ": " + cause.getMessage() + " (an array read or write outside its bounds; the operator's"
+          + " plain Java method does the same on these arguments and throws there too)");
+      initCause(cause);
+    }
+  }
+
   private static ForkJoinPool pool() {
     ForkJoinPool p = pool;
     if (p == null) {

@@ -41,6 +41,14 @@ final class GridKernelWriter {
    * {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}.
    */
   static MethodSpec write(OperatorIr op, ClassName owner, boolean checked, ClassName simd) {
+    return write(op, owner, checked, simd, owner.simpleName() + "." + op.name());
+  }
+
+  /**
+   * As above; {@code where} names the kernel in the exception an index out of bounds throws (the
+   * operator and its source line: {@link KernelsWriter#describe}).
+   */
+  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked, ClassName simd, String where) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
@@ -75,12 +83,11 @@ final class GridKernelWriter {
 
     String outerExtent = op.grid().get(0).extent().name();
     m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
-    if (simd != null) {
-      List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
-      op.params().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
+    // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
+    boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials);
+    if (simd != null && !simdFirst) {
       m.beginControlFlow("if ($T.ENABLED)", SIMD)
-          .addStatement("$T.forEachChunk($N, $N, ($N, $N, $N) -> $T.$N($L))", CPU_EXECUTOR, outerExtent, chunks, chunk, lo,
-              hi, simd, op.name(), CodeBlock.join(args, ", "))
+          .addStatement("$T.forEachChunk($S, $N, $N, $L)", CPU_EXECUTOR, where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi))
           .addStatement("return")
           .endControlFlow();
     }
@@ -119,10 +126,31 @@ final class GridKernelWriter {
       emitter.add(loop);
     }
     CodeBlock chunkBody = emitter.closeScope();
-    m.addCode("$T.forEachChunk($N, $N, ($N, $N, $N) -> {\n$>$L$<});\n", CPU_EXECUTOR, outerExtent, chunks, chunk, lo, hi, chunkBody);
+    if (simdFirst) {
+      // the scalar chunk is also what an index out of bounds in a SIMD chunk reruns, so that the
+      // exception is the plain method's, at the same index (a vector load reports its first lane)
+      String scalar = names.fresh("scalar");
+      m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, scalar, chunk, lo, hi, chunkBody);
+      m.beginControlFlow("if ($T.ENABLED)", SIMD)
+          .addStatement("$T.forEachChunk($S, $N, $N, $L, $N)", CPU_EXECUTOR, where, outerExtent, chunks,
+              simdChunk(op, simd, chunk, lo, hi), scalar)
+          .addStatement("return")
+          .endControlFlow();
+      m.addStatement("$T.forEachChunk($S, $N, $N, $N)", CPU_EXECUTOR, where, outerExtent, chunks, scalar);
+      return m.build();
+    }
+    m.addCode("$T.forEachChunk($S, $N, $N, ($N, $N, $N) -> {\n$>$L$<});\n", CPU_EXECUTOR, where, outerExtent, chunks, chunk, lo,
+        hi, chunkBody);
     for (CodeBlock fold : folds) {
       m.beginControlFlow("if ($N > 1)", chunks).addStatement(fold).endControlFlow();
     }
     return m.build();
+  }
+
+  /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */
+  private static CodeBlock simdChunk(OperatorIr op, ClassName simd, String chunk, String lo, String hi) {
+    List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
+    op.params().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
+    return CodeBlock.of("($N, $N, $N) -> $T.$N($L)", chunk, lo, hi, simd, op.name(), CodeBlock.join(args, ", "));
   }
 }

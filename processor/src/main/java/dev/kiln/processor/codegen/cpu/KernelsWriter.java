@@ -39,7 +39,29 @@ public final class KernelsWriter {
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
-    return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of());
+    return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of(),
+        Map.of());
+  }
+
+  /**
+   * The kernel {@code kernel} of {@code owner} as an exception names it: {@code Ops.scale (Ops.java:12)}
+   * for an operator, {@code Ops.softmaxGrad_k0 (from Ops.softmax, Ops.java:40)} for a kernel made
+   * from one (the operator whose name is the longest prefix of the kernel's).
+   *
+   * @param lines each {@code @Operator} method's {@code File.java:line}
+   */
+  static String describe(ClassName owner, String kernel, Map<String, String> lines) {
+    String name = owner.simpleName() + "." + kernel;
+    if (lines.containsKey(kernel)) {
+      return name + " (" + lines.get(kernel) + ")";
+    }
+    String from = null;
+    for (String m : lines.keySet()) {
+      if (kernel.startsWith(m) && (from == null || m.length() > from.length())) {
+        from = m;
+      }
+    }
+    return from == null ? name : name + " (from " + owner.simpleName() + "." + from + ", " + lines.get(from) + ")";
   }
 
   /**
@@ -48,7 +70,7 @@ public final class KernelsWriter {
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
-      Map<String, Contraction> contractions, java.util.Set<String> simd) {
+      Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
@@ -84,10 +106,12 @@ public final class KernelsWriter {
         }
         continue;
       } else if (epilogues.contains(op.name())) {
-        type.addMethod(GridKernelWriter.write(op, ownerName, false, simd.contains(op.name()) ? simdClass : null));
+        type.addMethod(GridKernelWriter.write(op, ownerName, false, simd.contains(op.name()) ? simdClass : null,
+            describe(ownerName, op.name(), lines)));
         continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
-        type.addMethod(GridKernelWriter.write(op, ownerName, true, simd.contains(op.name()) ? simdClass : null));
+        type.addMethod(GridKernelWriter.write(op, ownerName, true, simd.contains(op.name()) ? simdClass : null,
+            describe(ownerName, op.name(), lines)));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());

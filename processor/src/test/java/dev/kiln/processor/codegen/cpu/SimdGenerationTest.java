@@ -62,10 +62,18 @@ class SimdGenerationTest {
     assertThat(simd).contains("for (; b < hi; b++) {");
     assertThat(simd).doesNotContain("void strided(");
     String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
-    assertThat(kernels).contains("if (Simd.ENABLED) {\n"
-        + "      CpuExecutor.forEachChunk(N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y));\n"
+    // the scalar chunk first: the launcher runs it, or the SIMD chunk with it as the exact rerun of
+    // a chunk that goes out of bounds (CpuExecutor); the kernel named with its source line
+    assertThat(kernels).contains("final CpuExecutor.ChunkBody scalar = (chunk, lo, hi) -> {\n"
+        + "      for (int i = lo; i < hi; i++) {\n"
+        + "        y[i] = KMath.tanh((x[i] * s));\n"
+        + "      }\n"
+        + "    };\n"
+        + "    if (Simd.ENABLED) {\n"
+        + "      CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar);\n"
         + "      return;\n"
-        + "    }");
+        + "    }\n"
+        + "    CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, scalar);");
     String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt");
     assertThat(listing).contains("\n# SIMD forms of the CPU grid kernels (Vector API)\n\n"
         + "simd scale: yes, neighbouring workers as lanes\n"
