@@ -151,6 +151,12 @@ public enum Message {
       "index %s of '%s' is out of bounds for the worker where %s: at every size it reaches %s, where"
           + " the plain method throws. Guard the access so that this worker skips it, e.g. with if (%s)"
           + " or ?: around the read"),
+  UPDATE_OF_OUTPUT(
+      "KILN048",
+      "'%s %s= ...' reads @Out array '%s' before writing it, and outputs are write-only inside an"
+          + " operator. To add every worker's (or iteration's) contribution into it, declare the"
+          + " parameter @Out @Reduce (then '%s' is updated only as r[i] += e, r[i] *= e, or with max or"
+          + " min); to compute the value in steps, keep it in a local and store it once"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

@@ -252,7 +252,7 @@ final class StatementLowering {
       if (array.role() == ArrayRole.IN) {
         throw new KilnDiagnostic(at, Message.WRITE_TO_INPUT, array.name());
       }
-      throw new KilnDiagnostic(at, Message.READ_OF_OUTPUT, array.name());
+      throw new KilnDiagnostic(at, Message.UPDATE_OF_OUTPUT, access, op.javaSymbol(), array.name(), array.name());
     }
     Local local = localTarget(target);
     String name = ((IdentifierTree) target).getName().toString();
