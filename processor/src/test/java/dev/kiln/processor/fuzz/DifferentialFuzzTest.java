@@ -48,6 +48,16 @@ import org.junit.jupiter.api.TestFactory;
  * </ol>
  */
 class DifferentialFuzzTest {
+  /** Classes compiled, and those that got SIMD kernels (only when this JVM has the Vector API). */
+  private static final java.util.concurrent.atomic.AtomicInteger CLASSES = new java.util.concurrent.atomic.AtomicInteger();
+  private static final java.util.concurrent.atomic.AtomicInteger SIMD = new java.util.concurrent.atomic.AtomicInteger();
+
+  @org.junit.jupiter.api.AfterAll
+  static void summary() {
+    System.out.println("[differential fuzz] " + CLASSES.get() + " classes, " + SIMD.get() + " with SIMD kernels"
+        + (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() ? "" : " (this JVM has no jdk.incubator.vector)"));
+  }
+
   @TestFactory
   Stream<DynamicTest> generatedKernelsAgreeWithTheirOperators() {
     return FuzzSettings.seeds().mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> check(seed)));
@@ -64,6 +74,10 @@ class DifferentialFuzzTest {
       }
       Class<?> ops = c.load(generated.qualifiedName());
       Class<?> kernels = c.load(generated.kernelsName());
+      CLASSES.incrementAndGet();
+      if (!c.generatedSource(generated.qualifiedName() + "SimdKernels").startsWith("(no ")) {
+        SIMD.incrementAndGet();
+      }
       List<String> problems = new DifferentialRunner(ops, kernels, seed).run(generated.operators());
       if (!problems.isEmpty()) {
         fail(report(generated, c, "kernels disagree with their operators:\n  " + String.join("\n  ", problems)));

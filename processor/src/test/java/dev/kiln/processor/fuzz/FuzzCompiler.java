@@ -147,6 +147,12 @@ final class FuzzCompiler {
       if (!nvcc) {
         options.add("-Akiln.nvcc=off");
       }
+      if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+        // this JVM runs SIMD kernels (Simd.ENABLED): have the processor write them, so that the
+        // fuzzers compare them with the plain methods too
+        options.add("--add-modules");
+        options.add("jdk.incubator.vector");
+      }
       JavaCompiler.CompilationTask task =
           JAVAC.getTask(new StringWriter(), files, diagnostics, options, null, List.of(new Source(qualifiedName, source)));
       task.setProcessors(List.of(new KilnProcessor()));
