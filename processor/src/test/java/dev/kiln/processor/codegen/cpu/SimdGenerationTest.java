@@ -108,4 +108,52 @@ class SimdGenerationTest {
     assertThat(c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString())
         .doesNotContain("Simd");
   }
+
+  private static final JavaFileObject ROWS = JavaFileObjects.forSourceLines("demo.RowOps",
+      "package demo;",
+      "import dev.kiln.*;",
+      "public final class RowOps {",
+      // exp in the sum and again in the stores: computed once, four rows at a time
+      "  @Operator public static void softmax(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"B, N\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) {",
+      "      float s = 0f; for (int k = 0; k < N; k++) s += KMath.exp(x[b * N + k]);",
+      "      for (int k = 0; k < N; k++) y[b * N + k] = KMath.exp(x[b * N + k]) / s;",
+      "    }",
+      "  }",
+      // the later loop's stores are guarded: nothing kept (an element the source never writes stays as it was)
+      "  @Operator public static void guardedStore(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"B, N\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) {",
+      "      float s = 0f; for (int k = 0; k < N; k++) s += KMath.exp(x[b * N + k]);",
+      "      for (int k = 0; k < N; k++) { if (x[b * N + k] > 0f) y[b * N + k] = KMath.exp(x[b * N + k]) / s; }",
+      "    }",
+      "  }",
+      // the later loop covers another range: nothing kept
+      "  @Operator public static void otherRange(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"B, N\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) {",
+      "      float s = 0f; for (int k = 1; k < N; k++) s += KMath.exp(x[b * N + k]);",
+      "      for (int k = 0; k < N; k++) y[b * N + k] = KMath.exp(x[b * N + k]) / s;",
+      "    }",
+      "  }",
+      // a loop bound that depends on the row: not four rows at a time
+      "  @Operator public static void triangle(@Dim int B, @Shape(\"B, B\") float[] x, @Out @Shape(\"B\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) { float s = 0f; for (int k = 0; k < b; k++) s += x[b * B + k]; y[b] = s; }",
+      "  }",
+      "}");
+
+  @Test
+  void aCallIsKeptForALaterLoopOnlyWhereItIsSafeAndRowsJamOnlyWithRowFreeBounds() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(ROWS);
+    assertThat(c).succeeded();
+    String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/RowOps.ir.txt");
+    assertThat(listing).contains(
+        "simd softmax: yes, 2 of 2 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time\n");
+    assertThat(listing).contains("simd guardedStore: yes, 2 of 2 sequential loops as vectors, 4 rows at a time\n");
+    assertThat(listing).contains("simd otherRange: yes, 2 of 2 sequential loops as vectors, 4 rows at a time\n");
+    assertThat(listing).contains("simd triangle: yes, 1 of 1 sequential loops as vectors\n");
+    String simd = c.generatedSourceFile("demo.RowOpsSimdKernels").orElseThrow().getCharContent(true).toString();
+    // the sum loop stores each exp into y; the output loop reads it back and divides
+    assertThat(simd).contains("y, ");
+    assertThat(simd).containsMatch("FloatVector [a-z0-9_]+ = FloatVector.fromArray\\(SPECIES, y, ");
+  }
 }
