@@ -33,6 +33,20 @@ class ReductionsTest {
   }
 
   @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 7, 1000, 20_001})
+  void aSumWrittenOutIsTheSameReduction(int n) {
+    float[] x = Data.dyadic(105, n);
+    float[] expected = {2.5f};
+    float[] expectedT = {-1f};
+    Reductions.sumAssigned(n, x, expected, expectedT);
+    float[] actual = {2.5f};
+    float[] actualT = {-1f};
+    ReductionsKernels.sumAssigned(n, x, actual, actualT);
+    Agreement.assertSame(expected, actual);
+    Agreement.assertSame(expectedT, actualT);
+  }
+
+  @ParameterizedTest(name = "N={0}")
   @ValueSource(ints = {1, 7, 1000, 20_001})
   void sumOfRandomData(int n) {
     float[] x = Data.floats(102, n);

@@ -306,7 +306,7 @@ final class StatementLowering {
     state.out.add(new Stmt.Store(array, index, value, state.path, a));
   }
 
-  /** {@code r[i] = max(r[i], e)} or {@code min}, either argument order. */
+  /** {@code r[i] = max(r[i], e)} or {@code min}, or {@code r[i] = r[i] + e} or {@code *}, either operand order. */
   private void reduceAssign(AssignmentTree a, Param.Array array, Expr index) {
     ExpressionTree rhs = a.getExpression();
     while (rhs instanceof ParenthesizedTree p) {
@@ -322,6 +322,24 @@ final class StatementLowering {
             && expressions.index(acc2, array) == index) {
           Expr value = expressions.lower(call.getArguments().get(1 - self));
           accumulate(a, array, index, m.fn() == MathFn.MAX ? ReduceKind.MAX : ReduceKind.MIN, value);
+          return;
+        }
+      }
+    }
+    if (rhs instanceof BinaryTree sum
+        && (sum.getKind() == Tree.Kind.PLUS || sum.getKind() == Tree.Kind.MULTIPLY)) {
+      // r[i] = r[i] + e, r[i] = e + r[i] (and *): the same as r[i] += e
+      ExpressionTree[] sides = {sum.getLeftOperand(), sum.getRightOperand()};
+      for (int self = 0; self < 2; self++) {
+        ExpressionTree mine = sides[self];
+        while (mine instanceof ParenthesizedTree p) {
+          mine = p.getExpression();
+        }
+        if (mine instanceof ArrayAccessTree acc2
+            && expressions.arrayOf(acc2) == array
+            && expressions.index(acc2, array) == index) {
+          Expr value = expressions.lower(sides[1 - self]);
+          accumulate(a, array, index, sum.getKind() == Tree.Kind.PLUS ? ReduceKind.SUM : ReduceKind.PRODUCT, value);
           return;
         }
       }

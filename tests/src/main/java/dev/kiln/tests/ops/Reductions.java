@@ -24,6 +24,16 @@ public final class Reductions {
     }
   }
 
+  /** {@code s[0] = s[0] + x[i]} (and {@code t[0] = 2 * x[i] + t[0]}): the same reduction as {@code +=}, written out. */
+  @Operator
+  public static void sumAssigned(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") float[] s,
+      @Out @Reduce @Shape("1") float[] t) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] = s[0] + x[i];
+      t[0] = 2f * x[i] + t[0];
+    }
+  }
+
   /** {@code s[0] += a . b}: the reduced expression is a product. */
   @Operator
   public static void dot(
