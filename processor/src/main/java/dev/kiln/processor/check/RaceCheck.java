@@ -74,9 +74,45 @@ public final class RaceCheck {
       } else if (s instanceof Stmt.Loop loop) {
         Map<String, Poly[]> inner = new HashMap<>(ranges);
         IndexTerms.addLoopRange(loop, inner);
+        if (!inner.containsKey(loop.index().name())) {
+          addEnclosingRange(loop, inner);
+        }
         collect(loop.body(), inner, out);
       }
     }
+  }
+
+  /**
+   * For a loop whose bounds use the variables around it ({@code for (int j = 0; j < i; j++)}, a
+   * triangle): a range that holds every value it takes, its bounds' extremes over those variables'
+   * ranges ({@code [0, N - 1)} for {@code i} in {@code [0, N)}). Larger than the loop's range for any
+   * one worker, which is sound here: a store proved distinct over the larger range is distinct over
+   * the smaller.
+   */
+  private static void addEnclosingRange(Stmt.Loop loop, Map<String, Poly[]> ranges) {
+    Affine lo = AffineAnalysis.affine(loop.lo());
+    Affine hi = AffineAnalysis.affine(loop.hi());
+    Poly least = lo == null ? null : extreme(lo, ranges, false);
+    Poly most = hi == null ? null : extreme(hi, ranges, true);
+    if (least != null && most != null) {
+      ranges.put(loop.index().name(), new Poly[] {least, most});
+    }
+  }
+
+  /** The greatest (or least) value of {@code a} over the ranges of its variables, or null when a coefficient's sign is unknown. */
+  private static Poly extreme(Affine a, Map<String, Poly[]> ranges, boolean greatest) {
+    Poly out = a.constantPart();
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      Poly[] r = ranges.get(t.getKey());
+      Poly c = t.getValue();
+      if (r == null || !c.isConstant()) {
+        return null;
+      }
+      boolean up = c.constantTerm() >= 0;
+      Poly last = r[1].subtract(Poly.ONE);
+      out = out.add(c.multiply(up == greatest ? last : r[0]));
+    }
+    return out;
   }
 
   /** Why one store may race with itself across workers, or null. */

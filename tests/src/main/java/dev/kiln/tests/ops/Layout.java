@@ -60,4 +60,17 @@ public final class Layout {
       out[i] = v / d + v % d;
     }
   }
+
+  /**
+   * The lower triangle of a square matrix, diagonal included (the rest of {@code y} untouched): a
+   * loop bounded by the worker's own row, whose writes are distinct across workers.
+   */
+  @Operator
+  public static void lowerTriangle(@Dim int N, @Shape("N, N") float[] x, @Out @Shape("N, N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (int j = 0; j <= i; j++) {
+        y[i * N + j] = 2f * x[i * N + j];
+      }
+    }
+  }
 }

@@ -18,6 +18,7 @@ final class NoGradient {
       Map.entry("Reductions.countPositive", "integer result"),
       Map.entry("Reductions.histogram", "integer result"),
       Map.entry("Layout.gather", "data-dependent index"),
+      Map.entry("Layout.lowerTriangle", "a loop whose bound depends on the worker (KILN043)"),
       Map.entry("Prims.gather", "data-dependent index"),
       Map.entry("Edges.gatherTanh", "calls Prims.gather: data-dependent index"),
       Map.entry("Prims.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
