@@ -130,8 +130,12 @@ public final class CpuExecutor {
     private static final long serialVersionUID = 1L;
 
     KernelIndexOutOfBoundsException(String kernel, IndexOutOfBoundsException cause) {
-      super(kernel + ": " + cause.getMessage() + " (an array read or write outside its bounds; the operator's"
-          + " plain Java method does the same on these arguments and throws there too)");
+      super(kernel + ": " + (cause.getMessage() != null ? cause.getMessage()
+          // HotSpot throws a preallocated exception without a message from code that has thrown often
+          : "an index out of bounds (the JVM left out which: it omits the details of exceptions thrown often"
+              + " from the same code; run with -XX:-OmitStackTraceInFastThrow to see them)")
+          + " (an array read or write outside its bounds; the operator's plain Java method does the same on"
+          + " these arguments and throws there too)");
       initCause(cause);
     }
   }

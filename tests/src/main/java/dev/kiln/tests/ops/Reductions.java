@@ -197,4 +197,17 @@ public final class Reductions {
       }
     }
   }
+
+  /** A running sum along each row, its first element written before the loop that writes the rest. */
+  @Operator
+  public static void rowScan(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = x[b * N];
+      y[b * N] = s;
+      for (int k = 1; k < N; k++) {
+        s += x[b * N + k];
+        y[b * N + k] = s;
+      }
+    }
+  }
 }

@@ -23,6 +23,7 @@ final class NoGradient {
       Map.entry("Edges.gatherTanh", "calls Prims.gather: data-dependent index"),
       Map.entry("Prims.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
       Map.entry("Reductions.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("Reductions.rowScan", "a scan: the carried sum is stored in every iteration (KILN043)"),
       Map.entry("Edges.prefixTanh", "calls Prims.prefixSum, a scan"),
       Map.entry("Reductions.product", "@Reduce product (KILN043)"),
       Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
