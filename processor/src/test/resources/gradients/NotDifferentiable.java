@@ -40,6 +40,21 @@ public final class NotDifferentiable {
     }
   }
 
+  /** The second loop carrying 's' is a product; the note names 's' as the source does, not Kiln's 's_2'. */
+  @Operator
+  public static void secondLoop(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += x[b * N + k];
+      }
+      for (int k = 0; k < N; k++) { // note: KILN043 the loop-carried value 's' is updated
+        s = s * x[b * N + k];
+      }
+      y[b] = s;
+    }
+  }
+
   /** Integer operators have nothing to differentiate: no note. */
   @Operator
   public static void twice(@Dim int N, @Shape("N") int[] x, @Out @Shape("N") int[] out) {

@@ -167,7 +167,7 @@ final class Gather {
       vars.values().forEach(w -> forwardVars.add(w.var()));
       if (Levels.dependsOn(v.lo(), forwardVars, memo) || Levels.dependsOn(v.hi(), forwardVars, memo)) {
         throw new NotDifferentiable("cannot gather the gradient of '" + o.array().name() + "': the loop over '"
-            + name + "' has bounds that depend on the worker", o.origin());
+            + v.var().sourceName() + "' has bounds that depend on the worker", o.origin());
       }
       Expr.Var k = f.newVar(name, ScalarType.INT, Expr.VarKind.LOOP_INDEX);
       loopVars.add(k);

@@ -225,7 +225,7 @@ final class ReverseSweep {
     }
     if (n instanceof Expr.Var v) {
       if (v.kind() == Expr.VarKind.CARRIED) {
-        throw new NotDifferentiable("the loop-carried value '" + v.name() + "' is used inside its loop other than"
+        throw new NotDifferentiable("the loop-carried value '" + v.sourceName() + "' is used inside its loop other than"
             + " to update itself; Kiln differentiates loops whose carried values are sums (acc += ...) or"
             + " running maxima or minima", level.ctx.forward == null ? null : level.ctx.forward.origin());
       }
@@ -419,12 +419,12 @@ final class ReverseSweep {
       return;
     }
     if (term == null || Levels.dependsOn(term, phis, new HashMap<>())) {
-      throw new NotDifferentiable("the loop-carried value '" + phi.name() + "' is updated in a way Kiln cannot"
+      throw new NotDifferentiable("the loop-carried value '" + phi.sourceName() + "' is updated in a way Kiln cannot"
           + " differentiate; Kiln differentiates loops whose carried values are sums (acc += ...) or running"
           + " maxima or minima (m = max(m, ...))", loop.origin());
     }
     if (extremum && passThrough.contains(c.init())) {
-      throw new NotDifferentiable("the running maximum or minimum '" + phi.name() + "' continues one of an"
+      throw new NotDifferentiable("the running maximum or minimum '" + phi.sourceName() + "' continues one of an"
           + " enclosing loop; Kiln differentiates running maxima kept within one loop", loop.origin());
     }
     Expr zero = f.constant(aR.type(), 0);
@@ -492,7 +492,7 @@ final class ReverseSweep {
   }
 
   private static NotDifferentiable notDifferentiable(Expr.Var phi, Stmt.Loop loop) {
-    return new NotDifferentiable("the loop-carried value '" + phi.name() + "' is updated in a way Kiln cannot"
+    return new NotDifferentiable("the loop-carried value '" + phi.sourceName() + "' is updated in a way Kiln cannot"
         + " differentiate; Kiln differentiates loops whose carried values are sums (acc += ...) or running"
         + " maxima or minima (m = max(m, ...))", loop.origin());
   }
@@ -604,7 +604,7 @@ final class ReverseSweep {
         ctx.copies.put(l.id(), nextLoopId++);
         ctx.vars.put(l.index(), f.newVar(l.index().name(), l.index().type(), Expr.VarKind.LOOP_INDEX));
         for (Stmt.Carried c : l.carried()) {
-          ctx.vars.put(c.phi(), f.newVar(c.phi().name(), c.phi().type(), Expr.VarKind.CARRIED));
+          ctx.vars.put(c.phi(), f.newVar(c.phi().sourceName(), c.phi().type(), Expr.VarKind.CARRIED));
           ctx.vars.put(c.result(), f.newVar(c.result().name(), c.result().type(), Expr.VarKind.LOOP_RESULT));
         }
       }

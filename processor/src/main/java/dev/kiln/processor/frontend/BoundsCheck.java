@@ -32,6 +32,9 @@ final class BoundsCheck {
   /** The lower bound of each grid and loop variable in scope. */
   final Map<String, Poly> lowerBounds = new HashMap<>();
 
+  /** The source name of each grid and loop variable ({@code k} for {@code k_2}), for messages. */
+  final Map<String, String> sourceNames = new HashMap<>();
+
   /** The greatest value of each grid and loop variable in scope that every size reaches (step 1). */
   final Map<String, Poly> upperBounds = new HashMap<>();
 
@@ -111,17 +114,32 @@ final class BoundsCheck {
       name(atMin, v, up ? lo : hi);
       name(atMax, v, up ? hi : lo);
     }
+    Affine shown = inSourceNames(a);
     if (Poly.constant(-1).subtract(min).provablyNonNegative(dims)) {
-      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, a, array.name(), atMin, "below 0 (" + min + ")",
-          a + " >= 0");
+      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, shown, array.name(), atMin,
+          "below 0 (" + min + ")", shown + " >= 0");
     }
     if (max.subtract(length).provablyNonNegative(dims)) {
-      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, a, array.name(), atMax,
-          max + ", past its " + length + " elements", a + " < " + length);
+      throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, shown, array.name(), atMax,
+          max + ", past its " + length + " elements", shown + " < " + length);
     }
   }
 
-  private static void name(StringBuilder b, String v, Poly value) {
-    b.append(b.length() == 0 ? "" : ", ").append(v).append(" = ").append(value);
+  private void name(StringBuilder b, String v, Poly value) {
+    b.append(b.length() == 0 ? "" : ", ").append(sourceNames.getOrDefault(v, v)).append(" = ").append(value);
+  }
+
+  /** {@code a} with its variables under their source names, unless two would then share one. */
+  private Affine inSourceNames(Affine a) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    Affine out = Affine.constant(a.constantPart());
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      String shown = sourceNames.getOrDefault(t.getKey(), t.getKey());
+      if (!seen.add(shown)) {
+        return a;
+      }
+      out = out.add(Affine.variable(shown).scale(t.getValue()));
+    }
+    return out;
   }
 }

@@ -154,6 +154,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
       grid.add(new GridDim(var, loop.extent()));
       state.env.put(loop.var(), new Local(ScalarType.INT, var, "@Parallel loop variable '" + loop.var() + "' is assigned in the body"));
       state.bounds.lowerBounds.put(var.name(), Poly.ZERO);
+      state.bounds.sourceNames.put(var.name(), var.sourceName());
       state.bounds.upperBounds.put(var.name(), Poly.symbol(loop.extent().name()).subtract(Poly.ONE));
     }
     lowering.statement(structure.worker());

@@ -468,6 +468,7 @@ final class StatementLowering {
     if (loBound != null) {
       state.bounds.lowerBounds.put(index.name(), loBound);
     }
+    state.bounds.sourceNames.put(index.name(), index.sourceName());
     Affine hiAffine = AffineAnalysis.affine(hi);
     Poly last = hiAffine != null && hiAffine.isConstant() ? hiAffine.constantPart().subtract(Poly.ONE) : null;
     // the body runs at every size only when the loop itself does and has an iteration at every size

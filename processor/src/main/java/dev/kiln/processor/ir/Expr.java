@@ -90,16 +90,24 @@ public abstract sealed class Expr
   /** A variable bound by the structure of the body. */
   public static final class Var extends Expr {
     private final String name;
+    private final String sourceName;
     private final VarKind kind;
 
-    Var(int id, String name, ScalarType type, VarKind kind) {
+    Var(int id, String name, String sourceName, ScalarType type, VarKind kind) {
       super(id, type);
       this.name = name;
+      this.sourceName = sourceName;
       this.kind = kind;
     }
 
+    /** The name, unique within its operator ({@code s_2} for the second variable named {@code s}). */
     public String name() {
       return name;
+    }
+
+    /** The name the source gave it ({@code s}), for messages to the user. */
+    public String sourceName() {
+      return sourceName;
     }
 
     public VarKind kind() {

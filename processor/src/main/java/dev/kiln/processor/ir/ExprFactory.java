@@ -78,12 +78,13 @@ public final class ExprFactory {
    * A fresh variable, never equal to another; its name is made unique by a suffix among the
    * variables made since the last {@link #startOperator()}.
    */
+  /** A new variable named {@code name}, or {@code name_2}, {@code name_3}... if taken; {@code name} is its source name. */
   public Expr.Var newVar(String name, ScalarType type, Expr.VarKind kind) {
     String unique = name;
     for (int n = 2; !varNames.add(unique); n++) {
       unique = name + "_" + n;
     }
-    return new Expr.Var(nextId++, unique, type, kind);
+    return new Expr.Var(nextId++, unique, name, type, kind);
   }
 
   /** Starts a new namespace for variable names; call before lowering each operator. */
