@@ -174,7 +174,28 @@ public final class RaceCheck {
           : "its index " + index + " uses a loop whose bounds are not sizes";
     }
     return Injectivity.provable(terms, dims) ? null
-        : "its index " + index + " may give two workers the same element";
+        : "its index " + index + " may give two workers the same element" + overlappingStrides(terms, dims);
+  }
+
+  /**
+   * When one worker's variable steps by no more than another term spans at every size ({@code 2*i +
+   * j} with j in [0, 3): i steps by 2, j spans 2), the strides overlap: name them, and what would
+   * separate them.
+   */
+  private static String overlappingStrides(List<Term> terms, Set<String> dims) {
+    for (Term g : terms) {
+      if (!g.distinguishes()) {
+        continue;
+      }
+      for (Term t : terms) {
+        if (t != g && t.span().subtract(g.magnitude()).provablyNonNegative(dims)) {
+          return ": the strides overlap, '" + g.name() + "' steps by " + g.magnitude() + " while '" + t.name()
+              + "' spans " + t.span() + " within one step (a step of at least " + t.span().add(Poly.ONE)
+              + " would keep workers apart)";
+        }
+      }
+    }
+    return "";
   }
 
   /**
