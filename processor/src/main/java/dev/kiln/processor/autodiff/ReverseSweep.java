@@ -388,6 +388,25 @@ final class ReverseSweep {
     Expr term = null;
     boolean negate = false;
     boolean extremum = false;
+    if (next instanceof Expr.Cast narrowed && phi.type().isFloating()
+        && narrowed.operand() instanceof Expr.Binary wide && (wide.op() == BinaryOp.ADD || wide.op() == BinaryOp.SUB)) {
+      // float acc += double term: acc = (float) ((double) acc + term); rounding's derivative taken as 1, as for
+      // every cast
+      if (widened(wide.left(), phi)) {
+        term = wide.right();
+        negate = wide.op() == BinaryOp.SUB;
+      } else if (widened(wide.right(), phi) && wide.op() == BinaryOp.ADD) {
+        term = wide.left();
+      }
+      if (term != null && !Levels.dependsOn(term, phis, new HashMap<>())) {
+        Expr a = f.cast(term.type(), aR);
+        innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, a) : a, this::add);
+        outer.contribute(c.init(), aR);
+        return;
+      }
+      term = null;
+      negate = false;
+    }
     if (next instanceof Expr.Binary b && (b.op() == BinaryOp.ADD || b.op() == BinaryOp.SUB)) {
       if (b.left() == phi) {
         term = b.right();
@@ -448,6 +467,11 @@ final class ReverseSweep {
       innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR, this::add);
       outer.contribute(c.init(), aR);
     }
+  }
+
+  /** Whether {@code e} is {@code phi} converted to a wider floating-point type. */
+  private static boolean widened(Expr e, Expr.Var phi) {
+    return e instanceof Expr.Cast c && c.operand() == phi && c.type().isFloating();
   }
 
   /**

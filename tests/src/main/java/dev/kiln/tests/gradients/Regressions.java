@@ -61,4 +61,16 @@ public final class Regressions {
       m[i] = best;
     }
   }
+
+  /** {@code float s += double term}: Java rounds the double sum to float each step; the gradient sees a sum. */
+  @Operator
+  public static void floatSumOfDoubles(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += x[b * N + k] * 0.75 - 0.25 * x[b * N + k] * x[b * N + k];
+      }
+      y[b] = s;
+    }
+  }
 }

@@ -138,6 +138,23 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * An integer division under a condition inside a vectorised loop: {@code N / b} only where
+   * {@code b != 0} (the differential fuzzer found the SIMD kernel computing it ahead of its ?: and
+   * dividing by zero on row 0).
+   */
+  @Operator
+  public static void guardedDivision(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        int q = b != 0 ? N / b : N;
+        s += x[b * N + k] * q;
+      }
+      y[b] = s;
+    }
+  }
+
   /** Every fold: min, product, difference with the carried value on either side, an untouched value. */
   @Operator
   public static void folds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,

@@ -50,6 +50,7 @@ class SimdTest {
     }
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
+    expected.put("guardedDivision", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
@@ -191,6 +192,14 @@ class SimdTest {
     SimdOpsSimdKernels.softmax(0, 1, rows, n, x, chunked); // one row alone, then four rows at a time from row 1
     SimdOpsSimdKernels.softmax(1, rows, rows, n, x, chunked);
     same("softmax in chunks [0, 1) and [1, 5)", want, got, chunked);
+
+    float[] divided = new float[rows];
+    float[] dividedGot = new float[rows];
+    float[] dividedDirect = new float[rows];
+    SimdOps.guardedDivision(rows, n, x, divided);
+    SimdOpsKernels.guardedDivision(rows, n, x, dividedGot);
+    SimdOpsSimdKernels.guardedDivision(0, rows, rows, n, x, dividedDirect);
+    same("guardedDivision", divided, dividedGot, dividedDirect);
 
     float[] c = {1f, -1f, 0.5f, 0f, 2f};
     Arrays.fill(want, 9f);

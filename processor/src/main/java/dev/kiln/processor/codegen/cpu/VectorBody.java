@@ -168,6 +168,56 @@ final class VectorBody {
     return names.fresh(sourceNames.getOrDefault(e, base));
   }
 
+  /** Whether computing {@code e} (not yet computed) can throw: an integer division or remainder, or an array read. */
+  private boolean traps(Expr e) {
+    if (knownScalar(e) != null) {
+      return false;
+    }
+    if (e instanceof Expr.Load
+        || (e instanceof Expr.Binary b && b.left().type().isIntegral()
+            && (b.op() == BinaryOp.DIV || b.op() == BinaryOp.REM))) {
+      return true;
+    }
+    for (Expr o : e.operands()) {
+      if (traps(o)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code e} as one Java expression, nothing computed ahead of it (values already computed are reused). */
+  private CodeBlock inline(Expr e) {
+    CodeBlock known = knownScalar(e);
+    if (known != null) {
+      return known;
+    }
+    if (e instanceof Expr.Const c) {
+      return JavaLiterals.of(c);
+    } else if (e instanceof Expr.ScalarRef s) {
+      return CodeBlock.of("$N", s.param().name());
+    } else if (e instanceof Expr.Var var) {
+      return vars.apply(var);
+    } else if (e instanceof Expr.Load load) {
+      return SimdPlan.isTrue(load.guard())
+          ? CodeBlock.of("$N[$L]", load.array().name(), inline(load.index()))
+          : CodeBlock.of("($L ? $N[$L] : $L)", inline(load.guard()), load.array().name(), inline(load.index()),
+              JavaLiterals.zero(load.type()));
+    } else if (e instanceof Expr.Unary u) {
+      return CodeBlock.of("($L$L)", u.op().javaSymbol(), inline(u.operand()));
+    } else if (e instanceof Expr.Binary b) {
+      return JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), inline(b.left()), inline(b.right()));
+    } else if (e instanceof Expr.Select s) {
+      return CodeBlock.of("($L ? $L : $L)", inline(s.cond()), inline(s.ifTrue()), inline(s.ifFalse()));
+    } else if (e instanceof Expr.Cast c) {
+      return JavaSyntax.INSTANCE.cast(c.type(), inline(c.operand()));
+    }
+    Expr.Call call = (Expr.Call) e;
+    List<CodeBlock> args = new ArrayList<>();
+    call.args().forEach(a -> args.add(inline(a)));
+    return JavaSyntax.INSTANCE.call(call, args);
+  }
+
   /** Java for a value the same in every lane (with the lane variable at the vector's first lane). */
   CodeBlock scalar(Expr e) {
     CodeBlock known = knownScalar(e);
@@ -191,7 +241,11 @@ final class VectorBody {
     } else if (e instanceof Expr.Binary b) {
       code = JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), scalar(b.left()), scalar(b.right()));
     } else if (e instanceof Expr.Select s) {
-      code = CodeBlock.of("($L ? $L : $L)", scalar(s.cond()), scalar(s.ifTrue()), scalar(s.ifFalse()));
+      // a branch that can throw (an integer division, a read) is evaluated only when taken, as in
+      // Java's ?: and the scalar kernel: written inside the ?: rather than as a local before it
+      CodeBlock cond = scalar(s.cond());
+      code = CodeBlock.of("($L ? $L : $L)", cond, traps(s.ifTrue()) ? inline(s.ifTrue()) : scalar(s.ifTrue()),
+          traps(s.ifFalse()) ? inline(s.ifFalse()) : scalar(s.ifFalse()));
     } else if (e instanceof Expr.Cast c) {
       code = JavaSyntax.INSTANCE.cast(c.type(), scalar(c.operand()));
     } else {
