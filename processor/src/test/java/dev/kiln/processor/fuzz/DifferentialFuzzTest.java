@@ -48,6 +48,9 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>SIMD kernels (once the fuzzer compiled them, 12 of 10,000 seeds): a value the same in every
  *       lane computed by {@code ?:} had both branches computed ahead of it, so {@code int q = b != 0
  *       ? N / b : N} inside a vectorised loop divided by zero on row 0 ({@code SimdOps.guardedDivision}).
+ *       The first fix wrote the whole branch inside the ?:, and a shared subexpression repeated in
+ *       every use made two seeds' methods too large for javac ("code too large"); now only the
+ *       parts that can throw are written there.
  * </ol>
  */
 class DifferentialFuzzTest {

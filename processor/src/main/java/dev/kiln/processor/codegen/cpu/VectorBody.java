@@ -186,11 +186,14 @@ final class VectorBody {
     return false;
   }
 
-  /** {@code e} as one Java expression, nothing computed ahead of it (values already computed are reused). */
+  /**
+   * {@code e} as one Java expression whose parts that can throw are computed only where Java
+   * computes them; parts that cannot throw are computed ahead as locals (shared, so a DAG does not
+   * grow into a tree), values already computed are reused.
+   */
   private CodeBlock inline(Expr e) {
-    CodeBlock known = knownScalar(e);
-    if (known != null) {
-      return known;
+    if (!traps(e)) {
+      return scalar(e);
     }
     if (e instanceof Expr.Const c) {
       return JavaLiterals.of(c);
