@@ -92,26 +92,11 @@ final class CallStash {
     if (!seen.add(e)) {
       return;
     }
-    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn()) && dependsOn(c, index, new HashSet<>())) {
+    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn()) && SimdPlan.dependsOn(c, index, new HashSet<>())) {
       out.add(c);
       return;
     }
     e.operands().forEach(o -> heavyCalls(o, index, out, seen));
-  }
-
-  private static boolean dependsOn(Expr e, Expr.Var v, Set<Expr> seen) {
-    if (e == v) {
-      return true;
-    }
-    if (!seen.add(e)) {
-      return false;
-    }
-    for (Expr o : e.operands()) {
-      if (dependsOn(o, v, seen)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Whether {@code store} is the only store into its array in the worker and no expression reads that array. */
@@ -185,7 +170,7 @@ final class CallStash {
   /** Structural equality of {@code a} and {@code b}, variable {@code va} in {@code a} standing for {@code vb} in {@code b}. */
   static boolean same(Expr a, Expr.Var va, Expr b, Expr.Var vb) {
     if (a == b) {
-      return !dependsOn(a, va, new HashSet<>()) && !dependsOn(b, vb, new HashSet<>());
+      return !SimdPlan.dependsOn(a, va, new HashSet<>()) && !SimdPlan.dependsOn(b, vb, new HashSet<>());
     }
     if (a == va || b == vb) {
       return a == va && b == vb;

@@ -188,10 +188,11 @@ public final class SimdPlan {
     if (accepted == 0) {
       return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
     }
+    CallStash.Stashed stashed = CallStash.applyAll(op);
     return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
         + (firstWhy == null ? "" : " (not: " + firstWhy + ")")
-        + CallStash.applyAll(op).notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
-        + (RowJam.jam(CallStash.applyAll(op).op()) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
+        + stashed.notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
+        + (RowJam.jam(stashed.op()) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
   }
 
   /** Whether any statement accumulates; collects the loops that hold no loop. */
@@ -338,7 +339,8 @@ public final class SimdPlan {
     return a != null ? a : b != null ? b : c;
   }
 
-  private static boolean dependsOn(Expr e, Expr target, Set<Expr> seen) {
+  /** Whether {@code e} is {@code target} or computed from it. */
+  static boolean dependsOn(Expr e, Expr target, Set<Expr> seen) {
     if (e == target) {
       return true;
     }

@@ -192,33 +192,7 @@ final class VectorBody {
    * grow into a tree), values already computed are reused.
    */
   private CodeBlock inline(Expr e) {
-    if (!traps(e)) {
-      return scalar(e);
-    }
-    if (e instanceof Expr.Const c) {
-      return JavaLiterals.of(c);
-    } else if (e instanceof Expr.ScalarRef s) {
-      return CodeBlock.of("$N", s.param().name());
-    } else if (e instanceof Expr.Var var) {
-      return vars.apply(var);
-    } else if (e instanceof Expr.Load load) {
-      return SimdPlan.isTrue(load.guard())
-          ? CodeBlock.of("$N[$L]", load.array().name(), inline(load.index()))
-          : CodeBlock.of("($L ? $N[$L] : $L)", inline(load.guard()), load.array().name(), inline(load.index()),
-              JavaLiterals.zero(load.type()));
-    } else if (e instanceof Expr.Unary u) {
-      return CodeBlock.of("($L$L)", u.op().javaSymbol(), inline(u.operand()));
-    } else if (e instanceof Expr.Binary b) {
-      return JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), inline(b.left()), inline(b.right()));
-    } else if (e instanceof Expr.Select s) {
-      return CodeBlock.of("($L ? $L : $L)", inline(s.cond()), inline(s.ifTrue()), inline(s.ifFalse()));
-    } else if (e instanceof Expr.Cast c) {
-      return JavaSyntax.INSTANCE.cast(c.type(), inline(c.operand()));
-    }
-    Expr.Call call = (Expr.Call) e;
-    List<CodeBlock> args = new ArrayList<>();
-    call.args().forEach(a -> args.add(inline(a)));
-    return JavaSyntax.INSTANCE.call(call, args);
+    return traps(e) ? node(e, this::inline) : scalar(e);
   }
 
   /** Java for a value the same in every lane (with the lane variable at the vector's first lane). */
@@ -227,7 +201,23 @@ final class VectorBody {
     if (known != null) {
       return known;
     }
-    CodeBlock code;
+    CodeBlock code = node(e, this::scalar);
+    if (e instanceof Expr.Const || e instanceof Expr.ScalarRef || e instanceof Expr.Var) {
+      return code;
+    }
+    String name = local(e, "s");
+    out.addStatement("final $T $N = $L", JavaTypes.of(e.type()), name, code);
+    CodeBlock ref = CodeBlock.of("$N", name);
+    scalars.put(e, ref);
+    return ref;
+  }
+
+  /**
+   * Java for the node {@code e} of a scalar value, its operands written by {@code operand}; a
+   * {@code ?:}'s branches through {@link #inline}: one that can throw (an integer division, a
+   * read) is evaluated only when taken, as in Java's ?: and the scalar kernel.
+   */
+  private CodeBlock node(Expr e, Function<Expr, CodeBlock> operand) {
     if (e instanceof Expr.Const c) {
       return JavaLiterals.of(c);
     } else if (e instanceof Expr.ScalarRef s) {
@@ -235,33 +225,24 @@ final class VectorBody {
     } else if (e instanceof Expr.Var var) {
       return vars.apply(var);
     } else if (e instanceof Expr.Load load) {
-      code = SimdPlan.isTrue(load.guard())
-          ? CodeBlock.of("$N[$L]", load.array().name(), scalar(load.index()))
-          : CodeBlock.of("($L ? $N[$L] : $L)", scalar(load.guard()), load.array().name(), scalar(load.index()),
-              JavaLiterals.zero(load.type()));
+      return SimdPlan.isTrue(load.guard())
+          ? CodeBlock.of("$N[$L]", load.array().name(), operand.apply(load.index()))
+          : CodeBlock.of("($L ? $N[$L] : $L)", operand.apply(load.guard()), load.array().name(),
+              operand.apply(load.index()), JavaLiterals.zero(load.type()));
     } else if (e instanceof Expr.Unary u) {
-      code = CodeBlock.of("($L$L)", u.op().javaSymbol(), scalar(u.operand()));
+      return CodeBlock.of("($L$L)", u.op().javaSymbol(), operand.apply(u.operand()));
     } else if (e instanceof Expr.Binary b) {
-      code = JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), scalar(b.left()), scalar(b.right()));
+      return JavaSyntax.INSTANCE.binary(b.op(), b.left().type(), operand.apply(b.left()), operand.apply(b.right()));
     } else if (e instanceof Expr.Select s) {
-      // a branch that can throw (an integer division, a read) is evaluated only when taken, as in
-      // Java's ?: and the scalar kernel: written inside the ?: rather than as a local before it
-      CodeBlock cond = scalar(s.cond());
-      code = CodeBlock.of("($L ? $L : $L)", cond, traps(s.ifTrue()) ? inline(s.ifTrue()) : scalar(s.ifTrue()),
-          traps(s.ifFalse()) ? inline(s.ifFalse()) : scalar(s.ifFalse()));
+      CodeBlock cond = operand.apply(s.cond());
+      return CodeBlock.of("($L ? $L : $L)", cond, inline(s.ifTrue()), inline(s.ifFalse()));
     } else if (e instanceof Expr.Cast c) {
-      code = JavaSyntax.INSTANCE.cast(c.type(), scalar(c.operand()));
-    } else {
-      Expr.Call call = (Expr.Call) e;
-      List<CodeBlock> args = new ArrayList<>();
-      call.args().forEach(a -> args.add(scalar(a)));
-      code = JavaSyntax.INSTANCE.call(call, args);
+      return JavaSyntax.INSTANCE.cast(c.type(), operand.apply(c.operand()));
     }
-    String name = local(e, "s");
-    out.addStatement("final $T $N = $L", JavaTypes.of(e.type()), name, code);
-    CodeBlock ref = CodeBlock.of("$N", name);
-    scalars.put(e, ref);
-    return ref;
+    Expr.Call call = (Expr.Call) e;
+    List<CodeBlock> args = new ArrayList<>();
+    call.args().forEach(a -> args.add(operand.apply(a)));
+    return JavaSyntax.INSTANCE.call(call, args);
   }
 
   /** A FloatVector (or, for a boolean, a VectorMask) of the value in every lane. */
