@@ -201,19 +201,25 @@ final class OperatorProcessingStep {
         }
       }
       CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
+      Map<String, Contraction> byOperator = Contractions.byOperator(contractions);
+      plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
+      gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
       List<FusionPlan> allPlans = new ArrayList<>(plans);
       allPlans.addAll(gradientPlans);
-      Map<String, Contraction> byOperator = Contractions.byOperator(contractions);
+      // the CPU compiles a fused kernel in its per-worker form when it has one (WorkerScratch)
+      Map<String, OperatorIr> cpuForms = new java.util.HashMap<>();
+      allPlans.forEach(p -> p.kernels().forEach(k -> cpuForms.put(k.ir().name(), k.cpu())));
       Map<String, String> simdVerdicts = new LinkedHashMap<>();
       Map<OperatorIr, SimdPlan.Verdict> vectorised = new LinkedHashMap<>();
       if (simd) {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
-            SimdPlan.Verdict verdict = SimdKernelsWriter.judge(op);
+            OperatorIr cpuOp = cpuForms.getOrDefault(op.name(), op);
+            SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp);
             simdVerdicts.put(op.name(), verdict.text()
                 + (reorderSums && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {
-              vectorised.put(op, verdict);
+              vectorised.put(cpuOp, verdict);
             }
           }
         }
@@ -221,7 +227,7 @@ final class OperatorProcessingStep {
       java.util.Set<String> simdNames = new java.util.HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
-          simdNames, sourceLines(methods));
+          simdNames, sourceLines(methods), cpuForms);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
         SimdKernelsWriter.write(owner, pkg, vectorised, reorderSums).writeTo(filer);

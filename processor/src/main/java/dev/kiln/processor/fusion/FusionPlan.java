@@ -22,12 +22,48 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
    * extents that are not a single {@code @Dim}) that the launcher computes and passes.
    *
    * @param calls the positions of the calls it fuses
+   * @param perWorker the kernel with the temporaries that only its workers use, each in its own
+   *     slice, as {@code SCRATCH} arrays of one slice (the CPU's form); null when it has none
    */
-  public record Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived) {
+  public record Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker) {
     public Kernel {
       calls = List.copyOf(calls);
       derived = List.copyOf(derived);
     }
+
+    public Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived) {
+      this(ir, calls, derived, null);
+    }
+
+    /** The form the CPU compiles: {@link #perWorker} when there is one. */
+    public OperatorIr cpu() {
+      return perWorker == null ? ir : perWorker;
+    }
+  }
+
+  /** This plan with no per-worker form for the kernels named in {@code kernels} (they compile otherwise). */
+  public FusionPlan withoutPerWorker(java.util.Set<String> kernelNames) {
+    List<Kernel> out = kernels.stream()
+        .map(k -> k.perWorker() != null && kernelNames.contains(k.ir().name()) ? new Kernel(k.ir(), k.calls(), k.derived()) : k)
+        .toList();
+    return new FusionPlan(composite, out, allocated, edges);
+  }
+
+  /** The temporaries the CPU launcher allocates: those no kernel keeps per worker. */
+  public List<CompositeIr.Temp> allocatedOnCpu() {
+    java.util.Set<String> kept = perWorkerTemps();
+    return allocated.stream().filter(t -> !kept.contains(t.name())).toList();
+  }
+
+  /** The temporaries some kernel keeps per worker on the CPU. */
+  public java.util.Set<String> perWorkerTemps() {
+    java.util.Set<String> kept = new java.util.LinkedHashSet<>();
+    for (Kernel k : kernels) {
+      if (k.perWorker() != null) {
+        k.perWorker().scratch().forEach(a -> kept.add(a.name()));
+      }
+    }
+    return kept;
   }
 
   /** A kernel parameter computed from the composite's sizes. */

@@ -364,6 +364,6 @@ public final class Merger {
         allocated.add(tensors.temp(a));
       }
     }
-    return new FusionPlan(composite, kernels, allocated, edges);
+    return WorkerScratch.apply(new FusionPlan(composite, kernels, allocated, edges), f, dimNames);
   }
 }

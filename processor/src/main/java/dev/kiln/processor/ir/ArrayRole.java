@@ -7,7 +7,12 @@ public enum ArrayRole {
   /** Written, each element by at most one worker. */
   OUT("out"),
   /** Accumulated into with an associative operator; see {@link ReduceKind}. */
-  REDUCE("reduce");
+  REDUCE("reduce"),
+  /**
+   * Not a parameter: an array each worker keeps for itself (written and read back by that worker
+   * only), allocated by the kernel and indexed by the worker's own part of the index.
+   */
+  SCRATCH("scratch");
 
   private final String text;
 

@@ -37,6 +37,20 @@ public record OperatorIr(
         .toList();
   }
 
+  /** The parameters a caller passes: all but the {@link ArrayRole#SCRATCH} arrays. */
+  public List<Param> arguments() {
+    return params.stream().filter(p -> !isScratch(p)).toList();
+  }
+
+  /** The arrays each worker keeps for itself ({@link ArrayRole#SCRATCH}). */
+  public List<Param.Array> scratch() {
+    return arrays().stream().filter(OperatorIr::isScratch).toList();
+  }
+
+  public static boolean isScratch(Param p) {
+    return p instanceof Param.Array a && a.role() == ArrayRole.SCRATCH;
+  }
+
   public List<Param.Scalar> scalars() {
     return params.stream()
         .filter(p -> p instanceof Param.Scalar)

@@ -56,6 +56,9 @@ public final class ArgumentChecks {
       dimsArgs.add(i == 0 ? "$N" : ", $N", op.dims().get(i).name());
     }
     for (Param.Array a : op.arrays()) {
+      if (OperatorIr.isScratch(a)) {
+        continue; // not a parameter: the kernel allocates it
+      }
       code.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, name, a.name(), a.name());
       CodeBlock.Builder extents = CodeBlock.builder();
       List<Poly> ex = a.shape().extents();
@@ -80,7 +83,7 @@ public final class ArgumentChecks {
    */
   static CodeBlock aliasing(OperatorIr op) {
     CodeBlock.Builder code = CodeBlock.builder();
-    List<Param.Array> arrays = op.arrays();
+    List<Param.Array> arrays = op.arrays().stream().filter(a -> !OperatorIr.isScratch(a)).toList();
     for (int i = 0; i < arrays.size(); i++) {
       Param.Array out = arrays.get(i);
       if (out.role() == dev.kiln.processor.ir.ArrayRole.IN) {

@@ -12,6 +12,7 @@ import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,6 +28,11 @@ import java.util.Set;
  * guard; nothing else in the worker stores into or reads {@code y}. Other workers do not touch
  * the elements a worker writes (the {@code @Parallel} contract). The CPU's SIMD kernels only: on
  * a GPU the extra store costs more than the call.
+ *
+ * <p>When no output can hold it, a call that an earlier loop from 0 folds and later loops over the
+ * same range compute again (softmax's gradient computes {@code exp(x[k] - m)} in three loops) is
+ * kept in a new {@code SCRATCH} array of the loop's length, one per worker ({@code exp$kept}):
+ * stored by the first loop, read back by the others. A row's worth of floats stays in cache.
  */
 final class CallStash {
   private CallStash() {}
@@ -44,11 +50,17 @@ final class CallStash {
     return new Stashed(op, notes);
   }
 
-  /** {@code op} with the first call that can be stashed so (described in {@code note[0]}), or {@code op} itself. */
+  /** {@code op} with the first call that can be stashed (described in {@code note[0]}), or {@code op} itself. */
   private static OperatorIr apply(OperatorIr op, String[] note) {
     if (op.grid().isEmpty()) {
       return op;
     }
+    OperatorIr inOutput = intoOutput(op, note);
+    return inOutput != op ? inOutput : intoScratch(op, note);
+  }
+
+  /** The first call that a later loop's output store can hold, stashed there. */
+  private static OperatorIr intoOutput(OperatorIr op, String[] note) {
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); i++) {
       if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first)) {
@@ -82,6 +94,125 @@ final class CallStash {
       }
     }
     return op;
+  }
+
+  /**
+   * The first call that an earlier loop folds and later loops over the same range compute again,
+   * kept in a new scratch array of the loop's length (one per worker, so it stays in cache): the
+   * earlier loop stores it, the later ones read it back. Loops from 0 only (the array's index is
+   * the loop variable).
+   */
+  private static OperatorIr intoScratch(OperatorIr op, String[] note) {
+    List<Stmt> body = op.body();
+    for (int i = 0; i < body.size(); i++) {
+      if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first) || !zero(first.lo())) {
+        continue;
+      }
+      Affine hi = AffineAnalysis.affine(first.hi());
+      if (hi == null || !hi.isConstant()) {
+        continue;
+      }
+      List<Expr.Call> calls = new ArrayList<>();
+      for (Stmt.Carried c : first.carried()) {
+        heavyCalls(c.next(), first.index(), calls, new HashSet<>());
+      }
+      for (Expr.Call call : calls) {
+        Map<Integer, Expr> twins = new java.util.LinkedHashMap<>();
+        for (int j = i + 1; j < body.size(); j++) {
+          if (body.get(j) instanceof Stmt.Loop later && plain(later) && later.lo() == first.lo() && later.hi() == first.hi()) {
+            Expr twin = findIn(later, call, first.index());
+            if (twin != null) {
+              twins.put(j, twin);
+            }
+          }
+        }
+        if (twins.isEmpty()) {
+          continue;
+        }
+        String name = call.fn().javaName() + "$kept";
+        for (int n = 2; taken(op, name); n++) {
+          name = call.fn().javaName() + "$kept" + n;
+        }
+        Param.Array kept = new Param.Array(name, op.params().size(), call.type(),
+            new dev.kiln.processor.ir.Shape(hi.constantPart().toString(), List.of(hi.constantPart())),
+            dev.kiln.processor.ir.ArrayRole.SCRATCH);
+        OperatorIr stashed = keep(op, i, call, twins, kept);
+        if (stashed != null) {
+          note[0] = call.fn().javaName() + " kept per worker for " + (twins.size() == 1 ? "a later loop" : twins.size() + " later loops");
+          return stashed;
+        }
+      }
+    }
+    return op;
+  }
+
+  private static boolean zero(Expr e) {
+    return e instanceof Expr.Const c && !c.type().isFloating() && c.integralValue() == 0;
+  }
+
+  private static boolean taken(OperatorIr op, String name) {
+    return op.params().stream().anyMatch(p -> p.name().equals(name));
+  }
+
+  /** The node in {@code later}'s stores or carried values equal to {@code call} with {@code from} read as its index. */
+  private static Expr findIn(Stmt.Loop later, Expr.Call call, Expr.Var from) {
+    Set<Expr> seen = new HashSet<>();
+    for (Stmt s : later.body()) {
+      Stmt.Store st = (Stmt.Store) s;
+      Expr found = find(st.value(), call, from, later.index(), seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    for (Stmt.Carried c : later.carried()) {
+      Expr found = find(c.next(), call, from, later.index(), seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /** Loop {@code i} storing {@code call} into {@code kept} at its index; each loop of {@code twins} reading it there. */
+  private static OperatorIr keep(OperatorIr op, int i, Expr.Call call, Map<Integer, Expr> twins, Param.Array kept) {
+    Stmt.Loop first = (Stmt.Loop) op.body().get(i);
+    ExprFactory f = new ExprFactory();
+    List<Stmt> firstBody = new ArrayList<>(first.body());
+    firstBody.add(new Stmt.Store(kept, first.index(), call, f.trueValue(), null));
+    Stmt.Loop newFirst = new Stmt.Loop(first.id(), first.index(), first.lo(), first.hi(), first.step(), first.guard(),
+        first.carried(), firstBody, first.origin());
+    if (SimdPlan.loopRefusal(newFirst) != null) {
+      return null;
+    }
+    List<Stmt> body = new ArrayList<>(op.body());
+    body.set(i, newFirst);
+    for (Map.Entry<Integer, Expr> t : twins.entrySet()) {
+      Stmt.Loop later = (Stmt.Loop) op.body().get(t.getKey());
+      Expr twin = t.getValue();
+      Rewriter inLater = new Rewriter(f, (orig, rebuilt) -> orig == twin
+          ? f.load(kept, later.index(), f.trueValue(), later.id())
+          : rebuilt);
+      List<Stmt> laterBody = new ArrayList<>();
+      for (Stmt s : later.body()) {
+        Stmt.Store st = (Stmt.Store) s;
+        laterBody.add(new Stmt.Store(st.array(), inLater.rewrite(st.index()), inLater.rewrite(st.value()),
+            inLater.rewrite(st.guard()), st.origin()));
+      }
+      List<Stmt.Carried> carried = new ArrayList<>();
+      for (Stmt.Carried c : later.carried()) {
+        carried.add(new Stmt.Carried(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
+      }
+      Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
+          carried, laterBody, later.origin());
+      if (SimdPlan.loopRefusal(newLater) != null) {
+        return null;
+      }
+      body.set(t.getKey(), newLater);
+    }
+    List<dev.kiln.processor.ir.Param> params = new ArrayList<>(op.params());
+    params.add(kept);
+    return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), op.result(), op.grid(), body,
+        op.names());
   }
 
   private static boolean plain(Stmt.Loop l) {

@@ -14,7 +14,8 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Writes the CPU launcher of a composite operator: its own argument checks, the temporaries that
- * fusion did not elide (zero-filled, as {@code new} makes them), then the fused kernels in order.
+ * fusion did not elide and no kernel keeps per worker (zero-filled, as {@code new} makes them), then
+ * the fused kernels in order.
  */
 public final class CompositeWriter {
   private CompositeWriter() {}
@@ -31,7 +32,7 @@ public final class CompositeWriter {
     m.addCode(ArgumentChecks.of(sig));
     m.addCode(prologue(plan, false));
     for (FusionPlan.Kernel k : plan.kernels()) {
-      m.addStatement("$N($L)", k.ir().name(), arguments(k.ir()));
+      m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
     }
     return m.build();
   }
@@ -51,7 +52,7 @@ public final class CompositeWriter {
       }
     }
     if (!device) {
-      for (CompositeIr.Temp t : plan.allocated()) {
+      for (CompositeIr.Temp t : plan.allocatedOnCpu()) {
         code.addStatement("final $T $N = new $T[$T.size($S, $S, $L)]", JavaTypes.arrayOf(t.elementType()), t.name(),
             JavaTypes.of(t.elementType()), PolyCode.CHECKS, op, "the length " + t.length() + " of temporary '" + t.name() + "'",
             PolyCode.of(t.length()));
@@ -68,7 +69,7 @@ public final class CompositeWriter {
   /** A kernel's arguments: its parameters are named after the composite's names. */
   public static CodeBlock arguments(OperatorIr kernel) {
     List<CodeBlock> args = new ArrayList<>();
-    for (Param p : kernel.params()) {
+    for (Param p : kernel.arguments()) {
       args.add(CodeBlock.of("$N", p.name()));
     }
     return CodeBlock.join(args, ", ");

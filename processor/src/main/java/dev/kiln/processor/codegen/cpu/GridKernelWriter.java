@@ -56,7 +56,9 @@ final class GridKernelWriter {
             : "The epilogue of a matrix product of {@link $T}: the rest of each worker ($L).\n", owner, op.name());
     List<String> reserved = new ArrayList<>();
     for (Param p : op.params()) {
-      m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
+      if (!OperatorIr.isScratch(p)) {
+        m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
+      }
       reserved.add(p.name());
       reserved.add(p.name() + "$length");
     }
@@ -92,6 +94,7 @@ final class GridKernelWriter {
           .endControlFlow();
     }
     emitter.openScope(); // per-chunk prologue
+    emitter.add(ScratchCode.allocations(op));
     List<CodeBlock> folds = new ArrayList<>();
     for (ReductionPlan.Entry r : reductions) {
       if (!r.partials()) {
@@ -116,6 +119,7 @@ final class GridKernelWriter {
       emitter.bind(g.var(), v, k + 1);
     }
     emitter.setWorkerDepth(op.grid().size());
+    emitter.add(ScratchCode.fills(op));
     emitter.statements(op.body());
     for (int k = op.grid().size() - 1; k >= 0; k--) {
       CodeBlock inner = emitter.closeScope();
@@ -150,7 +154,7 @@ final class GridKernelWriter {
   /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */
   private static CodeBlock simdChunk(OperatorIr op, ClassName simd, String chunk, String lo, String hi) {
     List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
-    op.params().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
+    op.arguments().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
     return CodeBlock.of("($N, $N, $N) -> $T.$N($L)", chunk, lo, hi, simd, op.name(), CodeBlock.join(args, ", "));
   }
 }

@@ -40,7 +40,7 @@ public final class KernelsWriter {
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
     return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of(),
-        Map.of());
+        Map.of(), Map.of());
   }
 
   /**
@@ -66,11 +66,14 @@ public final class KernelsWriter {
 
   /**
    * As above; the grid operators named in {@code simd} have a SIMD form in {@link
-   * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API.
+   * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API; a
+   * kernel in {@code cpuForms} runs that form on the CPU (its per-worker form, {@link
+   * FusionPlan.Kernel#cpu}), its device launcher the operator itself.
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
-      Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines) {
+      Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines,
+      Map<String, OperatorIr> cpuForms) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
@@ -110,8 +113,8 @@ public final class KernelsWriter {
             describe(ownerName, op.name(), lines)));
         continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
-        type.addMethod(GridKernelWriter.write(op, ownerName, true, simd.contains(op.name()) ? simdClass : null,
-            describe(ownerName, op.name(), lines)));
+        type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), ownerName, true,
+            simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines)));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());

@@ -4,6 +4,7 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
@@ -25,9 +26,10 @@ import java.util.Set;
  * <p>Legal because workers of a grid are independent: any interleaving of two workers' effects
  * that keeps each worker's own order gives the same result, and this one does (the statements
  * between loops run row by row, each row's loop iterations in order). Applies to kernels with one
- * grid dimension whose worker is a sequence of stores and innermost loops that {@link SimdPlan}
- * vectorises, with bounds and guards that do not depend on the row, and at least one sum kept in
- * order; others are left alone.
+ * grid dimension whose worker is a sequence of stores and innermost loops, with bounds and guards
+ * that do not depend on the row, and at least one sum kept in order in a loop that {@link SimdPlan}
+ * vectorises; others are left alone. A loop that stays scalar runs row after row, unfused. Each row
+ * has its own copy of the worker's scratch arrays ({@code t$r1}, .., allocated beside {@code t}).
  */
 final class RowJam {
   /** Rows jammed together: enough chains to cover an add's latency, few enough to keep vectors in registers. */
@@ -44,8 +46,17 @@ final class RowJam {
     ExprFactory f = new ExprFactory();
     List<List<Stmt>> copies = new ArrayList<>();
     Map<Expr, String> names = new HashMap<>();
+    List<Param> params = new ArrayList<>(op.params());
     for (int j = 0; j < ROWS; j++) {
-      copies.add(copy(op, f, row, j, names));
+      Map<Param.Array, Param.Array> scratch = new HashMap<>();
+      for (Param.Array a : op.scratch()) {
+        Param.Array mine = j == 0 ? a : new Param.Array(a.name() + "$r" + j, params.size(), a.elementType(), a.shape(), a.role());
+        scratch.put(a, mine);
+        if (j > 0) {
+          params.add(mine);
+        }
+      }
+      copies.add(copy(op, f, row, j, names, scratch));
     }
     List<Stmt> body = new ArrayList<>();
     List<Stmt> first = copies.get(0);
@@ -57,7 +68,11 @@ final class RowJam {
       for (List<Stmt> c : copies) {
         body.addAll(c.subList(start, i)); // the stores before this loop, row by row
       }
-      if (i < first.size()) {
+      if (i < first.size() && SimdPlan.loopRefusal((Stmt.Loop) first.get(i)) != null) {
+        for (List<Stmt> c : copies) {
+          body.add(c.get(i)); // a loop that stays scalar: one row after another
+        }
+      } else if (i < first.size()) {
         Stmt.Loop l = (Stmt.Loop) first.get(i);
         List<Stmt.Carried> carried = new ArrayList<>();
         List<Stmt> inner = new ArrayList<>();
@@ -74,7 +89,7 @@ final class RowJam {
       }
       start = i + 1;
     }
-    return new OperatorIr(op.owner(), op.name(), op.kind(), op.params(), op.resultType(), null, op.grid(), body, names);
+    return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), null, op.grid(), body, names);
   }
 
   /** Stores and vectorised innermost loops, loop bounds and guards free of variables, some sum in order. */
@@ -85,9 +100,12 @@ final class RowJam {
         return false;
       }
       if (s instanceof Stmt.Loop l) {
-        if (l.body().stream().anyMatch(b -> !(b instanceof Stmt.Store)) || SimdPlan.loopRefusal(l) != null
+        if (l.body().stream().anyMatch(b -> !(b instanceof Stmt.Store))
             || !SimdPlan.isTrue(l.guard()) || usesVariables(l.lo()) || usesVariables(l.hi())) {
           return false;
+        }
+        if (SimdPlan.loopRefusal(l) != null) {
+          continue; // stays scalar, row after row
         }
         for (SimdPlan.Fold fold : SimdPlan.folds(l)) {
           inOrderSum |= fold.kind() == SimdPlan.FoldKind.IN_ORDER;
@@ -110,7 +128,8 @@ final class RowJam {
   }
 
   /** The worker's statements for row {@code row + j}: its carried values renamed, loop indices kept (the loops fuse). */
-  private static List<Stmt> copy(OperatorIr op, ExprFactory f, Expr.Var row, int j, Map<Expr, String> names) {
+  private static List<Stmt> copy(OperatorIr op, ExprFactory f, Expr.Var row, int j, Map<Expr, String> names,
+      Map<Param.Array, Param.Array> scratch) {
     Map<Expr.Var, Expr> vars = new HashMap<>();
     if (j > 0) {
       vars.put(row, f.binary(BinaryOp.ADD, row, f.integral(row.type(), j), -1));
@@ -123,17 +142,27 @@ final class RowJam {
         }
       }
     }
-    Rewriter r = new Rewriter(f, (orig, rebuilt) -> orig instanceof Expr.Var v && vars.containsKey(v) ? vars.get(v) : rebuilt);
+    Rewriter r = new Rewriter(f, (orig, rebuilt) -> {
+      if (orig instanceof Expr.Var v && vars.containsKey(v)) {
+        return vars.get(v);
+      }
+      if (rebuilt instanceof Expr.Load l && scratch.containsKey(l.array())) {
+        return f.load(scratch.get(l.array()), l.index(), l.guard(), l.scope()); // each row its own slice
+      }
+      return rebuilt;
+    });
     List<Stmt> out = new ArrayList<>();
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Store st) {
-        out.add(new Stmt.Store(st.array(), r.rewrite(st.index()), r.rewrite(st.value()), r.rewrite(st.guard()), st.origin()));
+        out.add(new Stmt.Store(scratch.getOrDefault(st.array(), st.array()), r.rewrite(st.index()), r.rewrite(st.value()),
+            r.rewrite(st.guard()), st.origin()));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         List<Stmt> inner = new ArrayList<>();
         for (Stmt b : l.body()) {
           Stmt.Store st = (Stmt.Store) b;
-          inner.add(new Stmt.Store(st.array(), r.rewrite(st.index()), r.rewrite(st.value()), r.rewrite(st.guard()), st.origin()));
+          inner.add(new Stmt.Store(scratch.getOrDefault(st.array(), st.array()), r.rewrite(st.index()), r.rewrite(st.value()),
+              r.rewrite(st.guard()), st.origin()));
         }
         List<Stmt.Carried> carried = new ArrayList<>();
         for (Stmt.Carried c : l.carried()) {

@@ -56,9 +56,10 @@ final class SimdKernelWriter {
         .addJavadoc("SIMD form of {@link $T#$L} over outer indices {@code [lo, hi)}.\n", owner, op.name())
         .addParameter(TypeName.INT, lo)
         .addParameter(TypeName.INT, hi);
-    for (Param p : op.params()) {
+    for (Param p : op.arguments()) {
       m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
     }
+    m.addCode(ScratchCode.allocations(op));
     return m;
   }
 
@@ -103,6 +104,7 @@ final class SimdKernelWriter {
         emitter.bind(op.grid().get(k).var(), v, k + 1);
       }
       emitter.setWorkerDepth(op.grid().size());
+      emitter.add(ScratchCode.fills(op));
       emitter.statements(op.body());
       for (int k = op.grid().size() - 1; k >= 0; k--) {
         CodeBlock inner = emitter.closeScope();
@@ -116,6 +118,11 @@ final class SimdKernelWriter {
       CodeBlock[] rows = rowWorker(jammed, names, rowLoops, b);
       SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
       CodeBlock[] single = rowWorker(op, names, loops, b);
+      for (Param.Array a : jammed.scratch()) {
+        if (!op.scratch().contains(a)) { // the other rows' copies of the scratch arrays
+          m.addCode(ScratchCode.allocation(op, a));
+        }
+      }
       m.addCode(rows[0]).addCode(single[0]);
       m.addStatement("int $N = $N", b, lo);
       m.addComment("$L rows at a time, their loops fused: each row's sums in index order, side by side", RowJam.ROWS);
@@ -141,6 +148,7 @@ final class SimdKernelWriter {
     emitter.openScope();
     emitter.bind(op.grid().get(0).var(), var, 1);
     emitter.setWorkerDepth(1);
+    emitter.add(ScratchCode.fills(op));
     emitter.statements(op.body());
     CodeBlock body = emitter.closeScope();
     return new CodeBlock[] {emitter.closeScope(), body};

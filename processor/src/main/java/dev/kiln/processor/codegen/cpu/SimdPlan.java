@@ -68,6 +68,9 @@ public final class SimdPlan {
     if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
       return "not a grid kernel";
     }
+    if (!op.scratch().isEmpty()) {
+      return "each worker keeps " + op.scratch().get(0).name() + " for itself";
+    }
     SimdPlan plan = forLanes(op);
     String why = plan.collectStores(op.body());
     return why != null ? why : plan.checkStatements(op.body());

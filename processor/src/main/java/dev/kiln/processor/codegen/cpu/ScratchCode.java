@@ -1,0 +1,138 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The code for a kernel's {@code SCRATCH} arrays (one slice of a temporary per worker): each thread
+ * allocates its own once per chunk, and each worker starts from zeros, as the composite's
+ * zero-filled temporary gave it, unless its first use of the array writes every element before any
+ * read (then the fill would be overwritten unread and is left out).
+ */
+final class ScratchCode {
+  private static final ClassName ARRAYS = ClassName.get(java.util.Arrays.class);
+
+  private ScratchCode() {}
+
+  /** {@code final float[] t = new float[size]} for each scratch array of {@code op}. */
+  static CodeBlock allocations(OperatorIr op) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    op.scratch().forEach(a -> code.add(allocation(op, a)));
+    return code.build();
+  }
+
+  /** {@code final float[] a = new float[size]}. */
+  static CodeBlock allocation(OperatorIr op, Param.Array a) {
+    return CodeBlock.builder()
+        .addStatement("final $T $N = new $T[$T.size($S, $S, $L)]", JavaTypes.arrayOf(a.elementType()), a.name(),
+            JavaTypes.of(a.elementType()), PolyCode.CHECKS, op.name(),
+            "the length " + a.shape().text() + " of the per-worker part of temporary '" + a.name() + "'",
+            PolyCode.of(a.shape().length()))
+        .build();
+  }
+
+  /** At the start of a worker: zeros into each scratch array the worker might read before it writes it. */
+  static CodeBlock fills(OperatorIr op) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    for (Param.Array a : op.scratch()) {
+      if (!writtenFirst(op.body(), a)) {
+        code.addStatement("$T.fill($N, $L)", ARRAYS, a.name(),
+            a.elementType() == ScalarType.BOOL ? "false" : CodeBlock.of("($T) 0", JavaTypes.of(a.elementType())));
+      }
+    }
+    return code.build();
+  }
+
+  /**
+   * Whether the first statement of the worker that touches {@code a} is a loop over exactly
+   * {@code [0, length)} in steps of one, without a guard, that stores {@code a[i]} unguarded at its
+   * own index {@code i} and never reads {@code a}.
+   */
+  static boolean writtenFirst(List<Stmt> body, Param.Array a) {
+    for (Stmt s : body) {
+      if (!touches(s, a)) {
+        continue;
+      }
+      if (!(s instanceof Stmt.Loop l) || l.step() != 1 || !isTrue(l.guard()) || reads(l, a)) {
+        return false;
+      }
+      Affine lo = AffineAnalysis.affine(l.lo());
+      Affine hi = AffineAnalysis.affine(l.hi());
+      if (lo == null || hi == null || !lo.equals(Affine.constant(dev.kiln.processor.ir.Poly.ZERO))
+          || !hi.equals(Affine.constant(a.shape().length()))) {
+        return false;
+      }
+      for (Stmt inner : l.body()) {
+        if (inner instanceof Stmt.Store st && st.array().equals(a) && isTrue(st.guard())
+            && Affine.variable(l.index().name()).equals(AffineAnalysis.affine(st.index()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return true; // never touched
+  }
+
+  private static boolean isTrue(Expr e) {
+    return e instanceof Expr.Const c && c.isTrue();
+  }
+
+  private static boolean touches(Stmt s, Param.Array a) {
+    if (s instanceof Stmt.Store st && st.array().equals(a) || s instanceof Stmt.Accumulate acc && acc.array().equals(a)) {
+      return true;
+    }
+    if (s instanceof Stmt.Loop l) {
+      return reads(l, a) || l.body().stream().anyMatch(x -> touches(x, a));
+    }
+    return readsIn(s, a);
+  }
+
+  private static boolean reads(Stmt.Loop l, Param.Array a) {
+    Set<Expr> seen = new HashSet<>();
+    if (loads(l.lo(), a, seen) || loads(l.hi(), a, seen) || loads(l.guard(), a, seen)) {
+      return true;
+    }
+    for (Stmt.Carried c : l.carried()) {
+      if (loads(c.init(), a, seen) || loads(c.next(), a, seen)) {
+        return true;
+      }
+    }
+    return l.body().stream().anyMatch(s -> s instanceof Stmt.Loop inner ? reads(inner, a) : readsIn(s, a));
+  }
+
+  private static boolean readsIn(Stmt s, Param.Array a) {
+    Set<Expr> seen = new HashSet<>();
+    if (s instanceof Stmt.Store st) {
+      return loads(st.index(), a, seen) || loads(st.value(), a, seen) || loads(st.guard(), a, seen);
+    }
+    if (s instanceof Stmt.Accumulate acc) {
+      return loads(acc.index(), a, seen) || loads(acc.value(), a, seen) || loads(acc.guard(), a, seen);
+    }
+    return s instanceof Stmt.Loop l && reads(l, a);
+  }
+
+  private static boolean loads(Expr e, Param.Array a, Set<Expr> seen) {
+    if (e == null || !seen.add(e)) {
+      return false;
+    }
+    if (e instanceof Expr.Load l && l.array().equals(a)) {
+      return true;
+    }
+    for (Expr o : e.operands()) {
+      if (loads(o, a, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
