@@ -336,8 +336,8 @@ final class ReverseSweep {
 
   private Stmt.Loop reverseLoop(Level outer, Stmt.Loop loop) throws NotDifferentiable {
     Map<Expr, Expr> innerSeeds = new LinkedHashMap<>();
-    Set<Expr.Var> phis = new HashSet<>();
-    loop.carried().forEach(c -> phis.add(c.phi()));
+    Set<Expr.Var> phis = new HashSet<>(); // (a boolean or integer one is recomputed below: terms may use it)
+    loop.carried().stream().filter(c -> c.phi().type().isFloating()).forEach(c -> phis.add(c.phi()));
     for (Stmt.Carried c : loop.carried()) {
       Expr aR = outer.adj.get(c.result());
       outer.done.add(c.result());
@@ -348,11 +348,27 @@ final class ReverseSweep {
     }
     Expr.Var index = f.newVar(loop.index().name(), loop.index().type(), Expr.VarKind.LOOP_INDEX);
     Context ctx = new Context(outer.ctx, loop, index);
+    // a carried boolean or integer ("seen so far", a count) is no sum and takes no adjoint, but the
+    // body may use it: the reverse loop, which runs in the same order, carries its own copy
+    List<Stmt.Carried> recomputed = new ArrayList<>();
+    for (Stmt.Carried c : loop.carried()) {
+      if (!c.phi().type().isFloating()) {
+        Expr.Var phi = f.newVar(c.phi().sourceName(), c.phi().type(), Expr.VarKind.CARRIED);
+        Expr.Var result = f.newVar(c.result().name(), c.result().type(), Expr.VarKind.LOOP_RESULT);
+        levels.register(phi, loop);
+        levels.register(result, levels.parentOf(loop));
+        ctx.vars.put(c.phi(), phi);
+        recomputed.add(new Stmt.Carried(phi, c.init(), c.next(), result));
+      }
+    }
     Map<Expr, Expr> escapes = new LinkedHashMap<>();
     List<Stmt> body = sweep(ctx, loop.body(), innerSeeds, escapes);
     List<Stmt.Carried> carried = new ArrayList<>();
     for (Stmt.Carried flag : flags.getOrDefault(loop, List.of())) {
       carried.add(new Stmt.Carried(flag.phi(), outer.ctx.map(flag.init()), ctx.map(flag.next()), flag.result()));
+    }
+    for (Stmt.Carried c : recomputed) {
+      carried.add(new Stmt.Carried(c.phi(), outer.ctx.map(c.init()), ctx.map(c.next()), c.result()));
     }
     List<Stmt.Carried> sums = new ArrayList<>();
     for (Map.Entry<Expr, Expr> e : escapes.entrySet()) {
