@@ -102,6 +102,25 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * Column folds (a sum starting from a parameter's element, a running maximum), then values from
+   * them: the lanes form runs its loop with the rows outermost over blocks of columns.
+   */
+  @Operator
+  public static void columnFolds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,
+      @Out @Shape("N") float[] sum, @Out @Shape("N") float[] peak) {
+    for (@Parallel int n = 0; n < N; n++) {
+      float s = w[n];
+      float m = Float.NEGATIVE_INFINITY;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n] * w[n];
+        m = max(m, x[b * N + n]);
+      }
+      sum[n] = s - m;
+      peak[n] = m;
+    }
+  }
+
   // rows: each worker's sequential loops as vectors
 
   /** Softmax: a max fold, a sum fold in index order, then stores. */
@@ -212,6 +231,31 @@ public final class SimdOps {
   public static void intOutput(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") int[] y) {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = (int) x[i];
+    }
+  }
+
+  /**
+   * Each row's first maximum marked with the row's sum, zeros elsewhere, and the sum of what comes
+   * after it: a loop that carries "seen so far" ({@code seen = seen || hit}) and uses it in a store
+   * and in a sum's terms (the gradient of max has this loop).
+   */
+  @Operator
+  public static void firstMax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y,
+      @Out @Shape("B") float[] after) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += x[b * N + k];
+      boolean seen = false;
+      float rest = 0f;
+      for (int k = 0; k < N; k++) {
+        boolean hit = x[b * N + k] == m;
+        y[b * N + k] = hit && !seen ? s : 0f;
+        rest += seen ? x[b * N + k] : 0f; // the elements after the first maximum
+        seen = seen || hit;
+      }
+      after[b] = rest;
     }
   }
 

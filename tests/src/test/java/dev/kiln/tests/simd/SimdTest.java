@@ -48,12 +48,14 @@ class SimdTest {
     for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
+    expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("guardedDivision", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
+    expected.put("firstMax", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
     expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");
@@ -82,7 +84,8 @@ class SimdTest {
     }
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
         "functionsGrad_k0", "softmax", "softmax$rows$loop0", "weightedSoftmax",
-        "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns")), methods.toString());
+        "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns", "firstMax",
+        "softmaxGrad_k0", "columnFolds")), methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
@@ -236,6 +239,129 @@ class SimdTest {
     SimdOpsKernels.partialRows(rows, n, x, limit, got);
     SimdOpsSimdKernels.partialRows(0, rows, rows, n, x, limit, direct);
     same("partialRows", want, got, direct);
+  }
+
+  /**
+   * Column folds with the rows outermost: fewer columns than a vector, a block and a part of one,
+   * more than one block of 1024 (and chunks that start inside a vector and inside a block).
+   */
+  @ParameterizedTest(name = "B=5, N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 100, 1024, 1040, 2100})
+  void columnFoldsGiveTheSourcesFloats(int n) {
+    int rows = 5;
+    float[] x = data(61 + n, rows * n);
+    float[] w = data(62 + n, n);
+    float[][] want = {new float[n], new float[n]};
+    float[][] got = {new float[n], new float[n]};
+    float[][] direct = {new float[n], new float[n]};
+    SimdOps.columnFolds(rows, n, x, w, want[0], want[1]);
+    SimdOpsKernels.columnFolds(rows, n, x, w, got[0], got[1]);
+    int cut = n / 3;
+    SimdOpsSimdKernels.columnFolds(0, cut, rows, n, x, w, direct[0], direct[1]);
+    SimdOpsSimdKernels.columnFolds(cut, n, rows, n, x, w, direct[0], direct[1]);
+    same("columnFolds' sums", want[0], got[0], direct[0]);
+    same("columnFolds' maxima", want[1], got[1], direct[1]);
+  }
+
+  /**
+   * A loop carrying "seen so far": rows with ties (the first maximum only), with the maximum in
+   * any lane of a vector or in the scalar tail, all equal, all -inf (then every element is the
+   * maximum, and -inf == -inf), with a NaN (no element equals a NaN maximum).
+   */
+  @ParameterizedTest(name = "B=6, N={0}")
+  @ValueSource(ints = {0, 1, 2, 15, 16, 17, 33, 100, 1000})
+  void firstMaximumLoopsGiveTheSourcesFloats(int n) {
+    int rows = 6;
+    float[] x = Data.floats(41 + n, rows * n, -3f, 3f);
+    for (int i = 0; i < x.length; i++) {
+      x[i] = Math.round(x[i]); // many ties
+    }
+    for (int k = 0; k < n; k++) {
+      x[2 * n + k] = 5f; // all equal: the first element
+      x[3 * n + k] = Float.NEGATIVE_INFINITY;
+    }
+    if (n > 3) {
+      x[4 * n + n / 2] = Float.NaN;
+      x[5 * n + n - 1] = 9f; // the last element, in the tail or the last vector
+    }
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    float[][] after = new float[3][rows];
+    SimdOps.firstMax(rows, n, x, want, after[0]);
+    SimdOpsKernels.firstMax(rows, n, x, got, after[1]);
+    SimdOpsSimdKernels.firstMax(0, rows, rows, n, x, direct, after[2]);
+    same("firstMax", want, got, direct);
+    same("firstMax's sum after the first maximum", after[0], after[1], after[2]);
+    for (int b : new int[] {1, 2}) { // fewer rows than RowJam takes
+      float[] few = new float[b * n];
+      float[] fewAfter = new float[b];
+      SimdOpsSimdKernels.firstMax(0, b, b, n, x, few, fewAfter);
+      assertArrayEquals(Arrays.copyOf(want, b * n), few, "firstMax, " + b + " rows");
+      assertArrayEquals(Arrays.copyOf(after[0], b), fewAfter, "firstMax's sums, " + b + " rows");
+    }
+  }
+
+  /**
+   * The derived gradient of softmax (one fused kernel: its temporaries kept per worker, exp kept
+   * per worker for two later loops, the first-maximum loop vectorised, four rows at a time) gives
+   * the floats of its adjoint written out as plain Java in the IR's order (SimdOps.gradients.ir.txt).
+   */
+  @ParameterizedTest(name = "B=6, N={0}")
+  @ValueSource(ints = {0, 1, 2, 15, 16, 17, 33, 100, 1000})
+  void softmaxGradientGivesItsAdjointsFloats(int n) {
+    int rows = 6;
+    float[] x = data(51 + n, rows * n);
+    float[] dy = Data.floats(52 + n, rows * n, -1f, 1f);
+    for (int k = 0; k < n; k++) {
+      x[k] = Math.round(x[k]); // ties in the first row
+    }
+    float[] y = new float[rows * n];
+    float[] want = adjointOfSoftmax(rows, n, x, dy);
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOpsKernels.softmaxGrad(rows, n, x, y, dy, got);
+    SimdOpsSimdKernels.softmaxGrad_k0(0, 1, rows, n, x, dy, direct);
+    SimdOpsSimdKernels.softmaxGrad_k0(1, rows, rows, n, x, dy, direct);
+    same("softmaxGrad", want, got, direct);
+  }
+
+  /** softmaxGrad_k0 of SimdOps.gradients.ir.txt, statement by statement. */
+  private static float[] adjointOfSoftmax(int rows, int n, float[] x, float[] dy) {
+    float[] dx = new float[rows * n];
+    for (int b = 0; b < rows; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < n; k++) m = dev.kiln.KMath.max(m, x[b * n + k]);
+      float s = 0f;
+      for (int k = 0; k < n; k++) s = s + dev.kiln.KMath.exp(x[b * n + k] - m);
+      float[] a1 = new float[n];
+      float[] a2 = new float[n];
+      float[] a3 = new float[n];
+      float adj = 0f;
+      float adj3 = 0f;
+      for (int k = 0; k < n; k++) {
+        float d = dy[b * n + k];
+        float e = dev.kiln.KMath.exp(x[b * n + k] - m);
+        float t = d / s * e;
+        a1[k] = t;
+        adj = adj + -(d * (e / s) / s);
+        adj3 = adj3 + -t;
+      }
+      float adj5 = 0f;
+      for (int k = 0; k < n; k++) {
+        float t = adj * dev.kiln.KMath.exp(x[b * n + k] - m);
+        a2[k] = t;
+        adj5 = adj5 + -t;
+      }
+      boolean seen = Float.NEGATIVE_INFINITY == m;
+      for (int k = 0; k < n; k++) {
+        boolean hit = x[b * n + k] == m;
+        a3[k] = hit && !seen ? adj3 + adj5 : 0f;
+        seen = seen || hit;
+      }
+      for (int k = 0; k < n; k++) dx[b * n + k] = a1[k] + a2[k] + a3[k];
+    }
+    return dx;
   }
 
   @Test

@@ -68,9 +68,9 @@ final class RowJam {
       for (List<Stmt> c : copies) {
         body.addAll(c.subList(start, i)); // the stores before this loop, row by row
       }
-      if (i < first.size() && SimdPlan.loopRefusal((Stmt.Loop) first.get(i)) != null) {
+      if (i < first.size() && !fusable((Stmt.Loop) first.get(i))) {
         for (List<Stmt> c : copies) {
-          body.add(c.get(i)); // a loop that stays scalar: one row after another
+          body.add(c.get(i)); // one row after another
         }
       } else if (i < first.size()) {
         Stmt.Loop l = (Stmt.Loop) first.get(i);
@@ -90,6 +90,14 @@ final class RowJam {
       start = i + 1;
     }
     return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), null, op.grid(), body, names);
+  }
+
+  /**
+   * Whether a loop is fused across the rows: it is vectorised, and folds nothing with {@code ||}
+   * (four rows' masks of "seen so far" side by side ran slower than the rows one by one).
+   */
+  private static boolean fusable(Stmt.Loop l) {
+    return SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().noneMatch(f -> f.kind() == SimdPlan.FoldKind.ANY);
   }
 
   /** Stores and vectorised innermost loops, loop bounds and guards free of variables, some sum in order. */

@@ -176,10 +176,18 @@ final class SimdKernelWriter {
 
     CodeBlock.Builder rows = CodeBlock.builder();
     rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
-    rows.addStatement("int $N = $N", v, start);
-    rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
-    rows.add(laneStep(op, names, bound));
-    rows.endControlFlow();
+    if (ColumnLoops.applies(op)) {
+      // each loop with the rows outermost over a block of columns (ColumnLoops)
+      Map<Expr, String> outer = new HashMap<>(bound);
+      outer.remove(inner.var());
+      rows.add(ColumnLoops.write(op, names, outer, names.fresh(inner.var().name()), start, limit));
+      rows.addStatement("int $N = $N", v, limit);
+    } else {
+      rows.addStatement("int $N = $N", v, start);
+      rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
+      rows.add(laneStep(op, names, bound));
+      rows.endControlFlow();
+    }
     // The remaining workers (fewer than a vector) one by one, as the scalar kernel runs them: the
     // same floats, and no second copy of the vector code to spend C2's node budget on (a vector
     // that crosses a call C2 stopped inlining is boxed, and the loop runs no faster than scalar).

@@ -120,7 +120,8 @@ final class SimdLoops implements LoopLowering {
     List<String> carried = new ArrayList<>();
     for (SimdPlan.Fold f : folds) {
       String name = names.fresh(f.carried().phi().name());
-      emitter.add(CodeBlock.builder().addStatement("float $N = $L", name, emitter.expr(f.carried().init())).build());
+      emitter.add(CodeBlock.builder().addStatement("$T $N = $L", f.kind() == SimdPlan.FoldKind.ANY ? TypeName.BOOLEAN : TypeName.FLOAT,
+          name, emitter.expr(f.carried().init())).build());
       carried.add(name);
     }
     boolean guarded = !SimdPlan.isTrue(l.guard());
@@ -248,8 +249,13 @@ final class SimdLoops implements LoopLowering {
   /** One iteration as scalar code: the stores, then each fold. */
   private void remainder(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried, String k,
       CodeBlock.Builder code) {
+    Map<Expr, String> phis = new java.util.HashMap<>();
+    for (int i = 0; i < folds.size(); i++) {
+      phis.put(folds.get(i).carried().phi(), carried.get(i));
+    }
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
-        v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
+        v -> v == l.index() ? CodeBlock.of("$N", k) : phis.containsKey(v) ? CodeBlock.of("$N", phis.get(v)) : outer.apply(v),
+        code);
     for (Stmt s : l.body()) {
       Stmt.Store store = (Stmt.Store) s;
       CodeBlock value = body.scalar(store.value());
@@ -278,14 +284,36 @@ final class SimdLoops implements LoopLowering {
         }
       }
     }
+    // "seen so far" last: the other folds' terms (and the stores) use its value before this iteration
+    for (int i = 0; i < folds.size(); i++) {
+      if (folds.get(i).kind() == SimdPlan.FoldKind.ANY) {
+        code.addStatement("$N = $N || $L", carried.get(i), carried.get(i), body.scalar(folds.get(i).term()));
+      }
+    }
   }
 
   /** One vector of iterations: the stores, then each fold. */
   private void step(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried,
       List<String> lanes, String spill, String k, CodeBlock.Builder code) {
     code.add("{\n$>");
-    VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
+    VectorBody body = new VectorBody(SimdPlan.forLoop(l), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
+    List<CodeBlock> seen = new ArrayList<>();
+    for (int i = 0; i < folds.size(); i++) {
+      SimdPlan.Fold f = folds.get(i);
+      if (f.kind() == SimdPlan.FoldKind.ANY) {
+        // lane j sees phi || the term of some lane before it: all lanes after the first whose term holds
+        CodeBlock term = body.vector(f.term());
+        String before = names.fresh(f.carried().phi().name() + "Before");
+        // (the same for every lane but in the one vector where the first term holds)
+        code.addStatement("final $T $N = $N || !$L.anyTrue() ? $N.maskAll($N) : $N.indexInRange(0, $L.firstTrue() + 1).not()",
+            SimdKernelWriter.FLOAT_MASK, before, carried.get(i), term, SPECIES, carried.get(i), SPECIES, term);
+        body.bind(f.carried().phi(), CodeBlock.of("$N", before));
+        seen.add(term);
+      } else {
+        seen.add(null);
+      }
+    }
     for (Stmt s : l.body()) {
       body.store((Stmt.Store) s);
     }
@@ -293,6 +321,9 @@ final class SimdLoops implements LoopLowering {
       SimdPlan.Fold f = folds.get(i);
       if (f.kind() == SimdPlan.FoldKind.NONE) {
         continue;
+      }
+      if (f.kind() == SimdPlan.FoldKind.ANY) {
+        continue; // last, below
       }
       CodeBlock term = body.vector(f.term());
       if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER) {
@@ -311,6 +342,11 @@ final class SimdLoops implements LoopLowering {
           code.addStatement("$N = $N[$N] $L $N", carried.get(i), spill, j, sym, carried.get(i));
         }
         code.endControlFlow();
+      }
+    }
+    for (int i = 0; i < folds.size(); i++) {
+      if (folds.get(i).kind() == SimdPlan.FoldKind.ANY) {
+        code.addStatement("$N = $N || $L.anyTrue()", carried.get(i), carried.get(i), seen.get(i));
       }
     }
     code.add("$<}\n");

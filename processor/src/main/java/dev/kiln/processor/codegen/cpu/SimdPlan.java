@@ -63,6 +63,17 @@ public final class SimdPlan {
     return new SimdPlan(lane);
   }
 
+  /** The dependence test of an accepted loop's vector step: its index, and each {@link FoldKind#ANY} value (a mask). */
+  static SimdPlan forLoop(Stmt.Loop l) {
+    SimdPlan plan = new SimdPlan(l.index());
+    for (Fold f : folds(l)) {
+      if (f.kind() == FoldKind.ANY) {
+        plan.vectorVars.add(f.carried().phi());
+      }
+    }
+    return plan;
+  }
+
   /** Null when {@code op} has a SIMD form; else why not, in words. */
   public static String refusal(OperatorIr op) {
     if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
@@ -169,7 +180,8 @@ public final class SimdPlan {
   public static Verdict judge(OperatorIr op) {
     String lanes = refusal(op);
     if (lanes == null) {
-      return new Verdict(true, false, "yes, neighbouring workers as lanes");
+      return new Verdict(true, false, "yes, neighbouring workers as lanes"
+          + (ColumnLoops.applies(op) ? ", rows outermost over blocks of " + ColumnLoops.BLOCK + " lanes" : ""));
     }
     if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
       return new Verdict(false, false, "no, " + lanes);
@@ -232,7 +244,13 @@ public final class SimdPlan {
     /** {@code min(phi, term)}. */
     MIN,
     /** {@code phi op term} (or {@code term op phi}): the terms of each vector applied in index order. */
-    IN_ORDER
+    IN_ORDER,
+    /**
+     * {@code phi || term} on a boolean ("seen so far"): in a vector step, lane {@code i} sees the
+     * value before it, {@code phi || term} of some earlier lane, from the first lane whose term
+     * holds; the body may use it (the first maximum of a row: {@code x[k] == m && !seen}).
+     */
+    ANY
   }
 
   /** A carried value's update: {@code kind}, the per-iteration {@code term}, and for IN_ORDER the operator. */
@@ -261,6 +279,11 @@ public final class SimdPlan {
       if (term != null) {
         return new Fold(c, call.fn() == MathFn.MAX ? FoldKind.MAX : FoldKind.MIN, term, null, true);
       }
+    }
+    if (next instanceof Expr.Binary b && b.op() == BinaryOp.LOR && phi.type() == ScalarType.BOOL
+        && (b.left() == phi || b.right() == phi)) {
+      Expr term = b.left() == phi ? b.right() : b.left();
+      return dependsOn(term, phi, new HashSet<>()) ? null : new Fold(c, FoldKind.ANY, term, BinaryOp.LOR, b.left() == phi);
     }
     if (next instanceof Expr.Binary b && b.type() == ScalarType.FLOAT && ARITHMETIC.contains(b.op())) {
       if (b.left() == phi) {
@@ -301,6 +324,14 @@ public final class SimdPlan {
     }
     List<Expr> phis = new ArrayList<>();
     for (Stmt.Carried c : l.carried()) {
+      Fold f = fold(c);
+      if (f != null && f.kind() == FoldKind.ANY) {
+        if (SimdLoops.heavyCalls(l) > 0) {
+          return "a loop carries " + c.phi().name() + " beside an exp, tanh, sigmoid or erf call";
+        }
+        plan.vectorVars.add(c.phi()); // used in the body as a mask: what the lanes before have seen
+        continue;
+      }
       if (c.phi().type() != ScalarType.FLOAT) {
         return "a loop carries " + c.phi().name() + ", not a float";
       }
@@ -318,7 +349,7 @@ public final class SimdPlan {
     for (Stmt.Carried c : l.carried()) {
       Fold f = fold(c);
       if (f == null) {
-        return "a loop updates " + c.phi().name() + " by other than max, min or one arithmetic operation with a term";
+        return "a loop updates " + c.phi().name() + " by other than max, min, || or one arithmetic operation with a term";
       }
       if (f.term() != null) {
         uses.add(f.term());

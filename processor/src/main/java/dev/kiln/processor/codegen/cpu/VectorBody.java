@@ -61,6 +61,11 @@ final class VectorBody {
     this.parent = parent;
   }
 
+  /** Takes {@code code} for {@code e}'s vector (or mask), computed by the caller. */
+  void bind(Expr e, CodeBlock code) {
+    vectors.put(e, code);
+  }
+
   /** Takes {@code e}'s vector from {@code array} at {@code index} (computed by an earlier stage). */
   void load(Expr e, String array, CodeBlock index) {
     String name = names.fresh("stage");

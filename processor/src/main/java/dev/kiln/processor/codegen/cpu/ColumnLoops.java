@@ -1,0 +1,184 @@
+package dev.kiln.processor.codegen.cpu;
+
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
+
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Loop interchange for a kernel whose workers, as vector lanes, each fold a sequential loop: a
+ * column sum ({@code for b: s += x[b*N + j]}, the bias and scale gradients of a layer). Written
+ * the plain way, a vector of columns walks every row before the next vector starts, reading one
+ * cache line per row 8 KB apart; here a block of up to {@link #BLOCK} columns keeps its running
+ * values in arrays of its own, and the rows go outermost: each row's block is read front to back,
+ * as memory likes it. Every lane still folds its terms in the loop's order, so the floats are the
+ * scalar kernel's.
+ *
+ * <p>Applies when the worker is stores and loops of its own (no loop inside a loop), each loop with
+ * float carried values only, no store inside, a true guard and bounds the same in every lane, its
+ * updates computed from its own index, carried values, the lane and the kernel's parameters (so
+ * nothing else of the worker is needed inside the interchanged loop).
+ */
+final class ColumnLoops {
+  /** Columns per block: four float arrays of this many stay in the first-level cache. */
+  static final int BLOCK = 1024;
+
+  private ColumnLoops() {}
+
+  /** Whether {@code op}'s lanes form can run its loops rows-outermost. */
+  static boolean applies(OperatorIr op) {
+    if (op.grid().isEmpty()) {
+      return false;
+    }
+    boolean anyLoop = false;
+    Set<Expr> grid = new HashSet<>();
+    op.grid().forEach(g -> grid.add(g.var()));
+    for (Stmt s : op.body()) {
+      if (s instanceof Stmt.Accumulate) {
+        return false;
+      }
+      if (s instanceof Stmt.Loop l) {
+        anyLoop = true;
+        if (!SimdPlan.isTrue(l.guard()) || !l.body().isEmpty() || l.carried().isEmpty()) {
+          return false;
+        }
+        Set<Expr> own = new HashSet<>(grid);
+        own.add(l.index());
+        for (Stmt.Carried c : l.carried()) {
+          if (c.phi().type() != ScalarType.FLOAT) {
+            return false;
+          }
+          own.add(c.phi());
+        }
+        if (usesOtherVars(l.lo(), grid) || usesOtherVars(l.hi(), grid)) {
+          return false;
+        }
+        for (Stmt.Carried c : l.carried()) {
+          if (usesOtherVars(c.next(), own)) {
+            return false;
+          }
+        }
+      }
+    }
+    return anyLoop;
+  }
+
+  /** Whether {@code e} uses a variable not in {@code allowed}. */
+  private static boolean usesOtherVars(Expr e, Set<Expr> allowed) {
+    if (e instanceof Expr.Var) {
+      return !allowed.contains(e);
+    }
+    for (Expr o : e.operands()) {
+      if (usesOtherVars(o, allowed)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The vector part {@code [start, vectorEnd)} of one row of lanes, block by block: each top-level
+   * statement in order over the block, a loop as rows outermost with its carried values in arrays.
+   *
+   * @param bound the Java names of the outer grid variables
+   */
+  static CodeBlock write(OperatorIr op, Names names, Map<Expr, String> bound, String lane, String start,
+      String vectorEnd) {
+    SimdPlan plan = SimdPlan.forLanes(op);
+    Expr.Var laneVar = op.grid().get(op.grid().size() - 1).var();
+    CodeBlock.Builder code = CodeBlock.builder();
+    Map<Expr, String> arrays = new HashMap<>(); // carried result (and phi) -> its array
+    for (Stmt s : op.body()) {
+      if (s instanceof Stmt.Loop l) {
+        for (Stmt.Carried c : l.carried()) {
+          String a = names.fresh(c.phi().name() + "Columns");
+          code.addStatement("final float[] $N = new float[$T.min($L, $N - $N)]", a, Math.class, BLOCK, vectorEnd, start);
+          arrays.put(c.result(), a);
+          arrays.put(c.phi(), a);
+        }
+      }
+    }
+    String block = names.fresh("block");
+    String blockEnd = names.fresh("blockEnd");
+    code.beginControlFlow("for (int $N = $N; $N < $N; $N += $L)", block, start, block, vectorEnd, block, BLOCK);
+    code.addStatement("final int $N = $T.min($N + $L, $N)", blockEnd, Math.class, block, BLOCK, vectorEnd);
+    List<Expr> done = new ArrayList<>(); // results of loops written so far
+    for (Stmt s : op.body()) {
+      if (s instanceof Stmt.Loop l) {
+        // the initial values, lane by lane
+        CodeBlock.Builder init = CodeBlock.builder();
+        VectorBody initBody = body(op, plan, names, bound, laneVar, lane, null, null, init, done, arrays, block);
+        for (Stmt.Carried c : l.carried()) {
+          init.addStatement("$L.intoArray($N, $N - $N)", initBody.vector(c.init()), arrays.get(c.phi()), lane, block);
+        }
+        code.add(laneLoop(lane, block, blockEnd, init.build()));
+        // rows outermost
+        String row = names.fresh(l.index().name());
+        CodeBlock.Builder step = CodeBlock.builder();
+        VectorBody stepBody = body(op, plan, names, bound, laneVar, lane, l.index(), row, step, List.of(), arrays, block);
+        for (Stmt.Carried c : l.carried()) {
+          String phi = names.fresh(c.phi().name());
+          step.addStatement("final $T $N = $T.fromArray($N, $N, $N - $N)", FLOAT_VECTOR, phi, FLOAT_VECTOR, SPECIES,
+              arrays.get(c.phi()), lane, block);
+          stepBody.bind(c.phi(), CodeBlock.of("$N", phi));
+        }
+        List<CodeBlock> nexts = new ArrayList<>();
+        for (Stmt.Carried c : l.carried()) {
+          nexts.add(stepBody.vector(c.next()));
+        }
+        for (int i = 0; i < nexts.size(); i++) {
+          step.addStatement("$L.intoArray($N, $N - $N)", nexts.get(i), arrays.get(l.carried().get(i).phi()), lane, block);
+        }
+        VectorBody bounds = body(op, plan, names, bound, laneVar, lane, null, null, code, List.of(), arrays, block);
+        CodeBlock lo = bounds.scalar(l.lo());
+        CodeBlock hi = bounds.scalar(l.hi());
+        code.beginControlFlow("for (int $N = $L; $N < $L; $N += $L)", row, lo, row, hi, row, l.step());
+        code.add(laneLoop(lane, block, blockEnd, step.build()));
+        code.endControlFlow();
+        l.carried().forEach(c -> done.add(c.result()));
+      } else {
+        CodeBlock.Builder store = CodeBlock.builder();
+        VectorBody storeBody = body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block);
+        storeBody.store((Stmt.Store) s);
+        code.add(laneLoop(lane, block, blockEnd, store.build()));
+      }
+    }
+    code.endControlFlow();
+    return code.build();
+  }
+
+  private static CodeBlock laneLoop(String lane, String block, String blockEnd, CodeBlock body) {
+    return CodeBlock.of("for (int $N = $N; $N < $N; $N += $N.length()) {\n$>$L$<}\n", lane, block, lane, blockEnd, lane,
+        SPECIES, body);
+  }
+
+  /** A vector step's body: the lane at {@code lane}, the loop index (if any) as {@code row}, finished loops' results from their arrays. */
+  private static VectorBody body(OperatorIr op, SimdPlan plan, Names names, Map<Expr, String> bound, Expr.Var laneVar,
+      String lane, Expr.Var loopIndex, String row, CodeBlock.Builder out, List<Expr> done, Map<Expr, String> arrays,
+      String block) {
+    VectorBody b = new VectorBody(plan, names, op.names(), v -> {
+      if (v == laneVar) {
+        return CodeBlock.of("$N", lane);
+      }
+      if (v == loopIndex) {
+        return CodeBlock.of("$N", row);
+      }
+      return CodeBlock.of("$N", bound.get(v));
+    }, out);
+    for (Expr r : done) {
+      b.bind(r, CodeBlock.of("$T.fromArray($N, $N, $N - $N)", FLOAT_VECTOR, SPECIES, arrays.get(r), lane, block));
+    }
+    return b;
+  }
+}
