@@ -47,6 +47,16 @@ public final class FusionPrinter {
     List<String> temps = new ArrayList<>();
     plan.allocated().forEach(t -> temps.add(t.name()));
     b.append("; temporaries allocated: ").append(temps.isEmpty() ? "none" : String.join(", ", temps)).append('\n');
+    List<String> perWorker = new ArrayList<>();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      if (k.perWorker() != null) {
+        k.perWorker().scratch().forEach(a -> perWorker.add(a.name() + a.shape()));
+      }
+    }
+    if (!perWorker.isEmpty()) {
+      b.append("  on the CPU each worker keeps its own part instead (not allocated): ").append(String.join(", ", perWorker))
+          .append('\n');
+    }
     for (FusionPlan.Edge e : plan.edges()) {
       b.append("  edge ").append(c.calls().get(e.from()).id()).append(" -> ").append(c.calls().get(e.to()).id())
           .append(" via ").append(e.tensor()).append(e.fused() ? ": fused, " : ": materialised, ").append(e.reason()).append('\n');

@@ -118,15 +118,28 @@ public final class Merger {
       edge(p.instance().index(), i, t, true, "inlined: each read is mapped back through " + p.instance().id()
           + "'s write pattern " + patterns(p) + " and recomputed (about " + p.cost() + " operations)");
     }
-    Group last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
-    Group before = last;
-    boolean related = before != null && inlined.stream().anyMatch(t -> before.calls.contains(producers.get(t).instance().index()));
-    MergeAttempt merge = MergeAttempt.of(last, inst, related, f, dims, dimNames, () -> ++loopIds);
+    int at = groups.size() - 1;
+    MergeAttempt merge = null;
+    int earlier = earlierProducerGroup(i, inst, inlined);
+    if (earlier >= 0) {
+      Group g = groups.get(earlier);
+      MergeAttempt attempt = MergeAttempt.of(g, inst, isRelated(g, inlined), f, dims, dimNames, () -> ++loopIds);
+      if (attempt.merged()) {
+        merge = attempt;
+        at = earlier;
+      }
+    }
+    if (merge == null) {
+      Group previous = at < 0 ? null : groups.get(at);
+      merge = MergeAttempt.of(previous, inst, previous != null && isRelated(previous, inlined), f, dims, dimNames,
+          () -> ++loopIds);
+    }
+    Group last = at < 0 ? null : groups.get(at);
     Group target;
     if (merge.merged()) {
       if (merge.replacement() != null) {
         last = merge.replacement();
-        groups.set(groups.size() - 1, last);
+        groups.set(at, last);
         for (int c : last.calls) {
           groupOf.put(c, last);
         }
@@ -148,6 +161,49 @@ public final class Merger {
     groupOf.put(i, target);
     recordMaterialisedEdges(i, inst, inlined, merge, target);
     registerProducers(inst);
+  }
+
+  private boolean isRelated(Group g, Set<Param.Array> inlined) {
+    return inlined.stream().anyMatch(t -> g.calls.contains(producers.get(t).instance().index()));
+  }
+
+  /**
+   * The group before the last that wrote a tensor call {@code i} reads, when every group after it
+   * is independent of the call (writes nothing it reads, reads and writes nothing it writes, wrote
+   * none of the values inlined into it): then
+   * the call may run in that group, ahead of them, and read its producer's values in the same
+   * kernel. -1 when there is none (the producer is the last group, or something in between
+   * depends on the call or it on them).
+   */
+  private int earlierProducerGroup(int i, CallInstance inst, Set<Param.Array> inlined) {
+    Set<Param.Array> reads = new LinkedHashSet<>();
+    collectLoads(inst.body(), reads);
+    Set<Param.Array> writes = new LinkedHashSet<>(writtenBy(i));
+    int producer = -1;
+    for (int g = groups.size() - 2; g >= 0 && producer < 0; g--) {
+      for (Param.Array t : reads) {
+        if (groups.get(g).written.contains(t)) {
+          producer = g;
+        }
+      }
+    }
+    if (producer < 0) {
+      return -1;
+    }
+    for (int g = producer + 1; g < groups.size(); g++) {
+      Group between = groups.get(g);
+      Set<Param.Array> read = new LinkedHashSet<>();
+      collectLoads(between.body, read);
+      Set<Param.Array> wrote = new LinkedHashSet<>(between.written);
+      for (int c : between.calls) {
+        wrote.addAll(writtenBy(c));
+      }
+      if (reads.stream().anyMatch(wrote::contains) || writes.stream().anyMatch(t -> read.contains(t) || wrote.contains(t))
+          || isRelated(between, inlined)) {
+        return -1;
+      }
+    }
+    return producer;
   }
 
   private void recordMaterialisedEdges(int i, CallInstance inst, Set<Param.Array> inlined, MergeAttempt merge, Group target) {
