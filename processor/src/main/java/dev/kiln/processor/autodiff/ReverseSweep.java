@@ -433,6 +433,22 @@ final class ReverseSweep {
     } else if (next instanceof Expr.Call call && (call.fn() == MathFn.MAX || call.fn() == MathFn.MIN)) {
       extremum = true;
       term = call.args().get(0) == phi ? call.args().get(1) : call.args().get(1) == phi ? call.args().get(0) : null;
+    } else if (next instanceof Expr.Select sel && extremumTerm(sel, phi) != null) {
+      // if (t > m) m = t, and the other comparisons: a running maximum or minimum
+      extremum = true;
+      term = extremumTerm(sel, phi);
+    } else if (next instanceof Expr.Select) {
+      // if (c) acc += t: each term's adjoint flows where its condition held
+      List<GuardedTerm> parts = sumParts(next, phi, f.trueValue());
+      if (parts != null && parts.stream().noneMatch(p -> Levels.dependsOn(p.term(), phis, new HashMap<>())
+          || Levels.dependsOn(p.guard(), phis, new HashMap<>()))) {
+        for (GuardedTerm p : parts) {
+          Expr a = p.negate() ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR;
+          innerSeeds.merge(p.term(), f.select(p.guard(), a, f.constant(aR.type(), 0)), this::add);
+        }
+        outer.contribute(c.init(), aR);
+        return;
+      }
     } else if (next instanceof Expr.Var v && v.kind() == Expr.VarKind.LOOP_RESULT && nestedSum(loop, phi, v)
         && extremumChain(inner(loop, phi, v))) {
       // a running maximum carried through nested loops: the gradient goes to the first attaining term
@@ -483,6 +499,69 @@ final class ReverseSweep {
       innerSeeds.merge(term, negate ? f.unary(dev.kiln.processor.ir.UnaryOp.NEG, aR) : aR, this::add);
       outer.contribute(c.init(), aR);
     }
+  }
+
+  /** A term of a conditional sum: added (or subtracted) when {@code guard} holds. */
+  private record GuardedTerm(Expr term, boolean negate, Expr guard) {}
+
+  /**
+   * {@code e} as {@code phi} plus terms each added or subtracted under a condition (the
+   * {@code ?:}s that {@code if (c) acc += t} becomes), or null when it is not one.
+   */
+  private List<GuardedTerm> sumParts(Expr e, Expr.Var phi, Expr guard) {
+    if (e == phi) {
+      return new ArrayList<>();
+    }
+    if (e instanceof Expr.Binary b && (b.op() == BinaryOp.ADD || b.op() == BinaryOp.SUB) && b.type() == phi.type()) {
+      List<GuardedTerm> left = sumParts(b.left(), phi, guard);
+      if (left != null && b.right().type() == phi.type()) {
+        left.add(new GuardedTerm(b.right(), b.op() == BinaryOp.SUB, guard));
+        return left;
+      }
+      if (b.op() == BinaryOp.ADD && b.left().type() == phi.type()) {
+        List<GuardedTerm> right = sumParts(b.right(), phi, guard);
+        if (right != null) {
+          right.add(new GuardedTerm(b.left(), false, guard));
+          return right;
+        }
+      }
+      return null;
+    }
+    if (e instanceof Expr.Select sel) {
+      List<GuardedTerm> whenTrue = sumParts(sel.ifTrue(), phi, f.binary(BinaryOp.LAND, guard, sel.cond(), -1));
+      List<GuardedTerm> whenFalse = sumParts(sel.ifFalse(), phi,
+          f.binary(BinaryOp.LAND, guard, f.unary(dev.kiln.processor.ir.UnaryOp.NOT, sel.cond()), -1));
+      if (whenTrue == null || whenFalse == null) {
+        return null;
+      }
+      whenTrue.addAll(whenFalse);
+      return whenTrue;
+    }
+    return null;
+  }
+
+  /**
+   * {@code t} when {@code sel} is {@code c ? t : phi} or {@code c ? phi : t} with {@code c} a
+   * comparison of {@code t} and {@code phi} ({@code if (t > m) m = t}): a running maximum or
+   * minimum, whose gradient goes, as max's does, to the first value attaining the result.
+   */
+  private static Expr extremumTerm(Expr.Select sel, Expr.Var phi) {
+    Expr t = sel.ifFalse() == phi ? sel.ifTrue() : sel.ifTrue() == phi ? sel.ifFalse() : null;
+    if (t == null || t == phi || t.type() != phi.type() || !(sel.cond() instanceof Expr.Binary cmp)) {
+      return null;
+    }
+    boolean ordered = cmp.op() == BinaryOp.LT || cmp.op() == BinaryOp.LE || cmp.op() == BinaryOp.GT || cmp.op() == BinaryOp.GE;
+    Expr other = cmp.left() == phi ? cmp.right() : cmp.right() == phi ? cmp.left() : null;
+    if (!ordered || other == null) {
+      return null;
+    }
+    if (other == t) {
+      return t;
+    }
+    // if (m > x[i]) { m = x[i]; }: the assigned read is the compared one, read under the condition
+    boolean sameRead = t instanceof Expr.Load tl && other instanceof Expr.Load ol && tl.array() == ol.array()
+        && tl.index() == ol.index() && tl.guard() == sel.cond() && ol.guard() instanceof Expr.Const g && g.isTrue();
+    return sameRead ? other : null;
   }
 
   /** Whether {@code e} is {@code phi} converted to a wider floating-point type. */

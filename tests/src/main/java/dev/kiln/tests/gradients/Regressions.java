@@ -73,4 +73,45 @@ public final class Regressions {
       y[b] = s;
     }
   }
+
+  /** A running maximum written with {@code if}: its gradient goes to the first maximum, as max's does. */
+  @Operator
+  public static void rowMaxIf(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = -1e30f;
+      for (int k = 0; k < N; k++) {
+        float v = x[b * N + k];
+        if (v > m) m = v;
+      }
+      y[b] = m;
+    }
+  }
+
+  /** A running minimum written with {@code if} and the comparison the other way round. */
+  @Operator
+  public static void rowMinIf(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = 1e30f;
+      for (int k = 0; k < N; k++) {
+        if (m > x[b * N + k]) {
+          m = x[b * N + k];
+        }
+      }
+      y[b] = m;
+    }
+  }
+
+  /** Conditional accumulation: {@code if (c) s += t} (and {@code -=}), the condition from the data. */
+  @Operator
+  public static void conditionalSum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B, N") float[] w,
+      @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        if (w[b * N + k] > 0f) s += x[b * N + k] * w[b * N + k];
+        if (x[b * N + k] < -0.5f) s -= x[b * N + k] * x[b * N + k];
+      }
+      y[b] = s;
+    }
+  }
 }
