@@ -251,8 +251,18 @@ final class CompositeLowering {
     if (literal != null) {
       return new CompositeIr.Arg.Value(null, literal);
     }
+    if (s.type() == ScalarType.INT) {
+      try {
+        return new CompositeIr.Arg.Size(size(arg)); // a size of the composite's @Dims: columns(B, 2*H, H, H, x, g)
+      } catch (KilnDiagnostic notASize) {
+        // reported below
+      }
+    }
     throw new KilnDiagnostic(arg, Message.COMPOSITE_ARGUMENT, arg, callee.name(), s.name(),
-        "pass a scalar parameter of the composite or a literal");
+        s.type() == ScalarType.INT
+            ? "pass a scalar parameter of the composite, a literal, or a size made of @Dim parameters, int sizes,"
+                + " int literals, +, - and *"
+            : "pass a scalar parameter of the composite or a literal");
   }
 
   private static Double literal(ExpressionTree e) {

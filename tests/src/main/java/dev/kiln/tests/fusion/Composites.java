@@ -93,4 +93,18 @@ public final class Composites {
     Prims.mulCols(B, N, nrm, gamma, g);
     Prims.addCols(B, N, g, beta, y);
   }
+
+  /**
+   * {@code @Dim} expressions as the {@code int} arguments of a call: the second half of each row of
+   * {@code [B, 2*H]}, times {@code 2*H}, plus its last quarter of {@code [B, 4*H]} read at {@code 3*H}.
+   */
+  @Operator
+  public static void dimArguments(@Dim int B, @Dim int H, @Shape("B, 2*H") float[] x, @Shape("B, 4*H") float[] z,
+      @Out @Shape("B, H") float[] out) {
+    float[] half = new float[B * H];
+    Prims.columnsFrom(B, 2 * H, H, H, 2 * H, x, half);
+    float[] quarter = new float[B * H];
+    Prims.columnsFrom(B, 4 * H, H, 3 * H, 1, z, quarter);
+    Prims.add(B * H, half, quarter, out);
+  }
 }

@@ -13,6 +13,16 @@ import dev.kiln.Shape;
 public final class Prims {
   private Prims() {}
 
+  /** {@code C} columns of each row of {@code x} from column {@code offset} on, times {@code scale} (zero past the row's end). */
+  @Operator
+  public static void columnsFrom(@Dim int B, @Dim int W, @Dim int C, int offset, int scale, @Shape("B, W") float[] x,
+      @Out @Shape("B, C") float[] out) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int c = 0; c < C; c++) {
+        out[b * C + c] = c + offset < W ? x[b * W + c + offset] * scale : 0f;
+      }
+  }
+
   @Operator
   public static void add(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, @Out @Shape("N") float[] out) {
     for (@Parallel int i = 0; i < N; i++) {

@@ -39,6 +39,21 @@ class CompositesTest {
     inputs.assertUnchanged();
   }
 
+  @ParameterizedTest(name = "B={0}, H={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void dimArguments(int b, int h) {
+    float[] x = Data.floats(11, b * 2 * h);
+    float[] z = Data.floats(12, b * 4 * h);
+    Runs.Inputs inputs = new Runs.Inputs(x, z);
+    float[] expected = nan(b * h);
+    Composites.dimArguments(b, h, x, z, expected);
+    float[] actual = nan(b * h);
+    CompositesKernels.dimArguments(b, h, x, z, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
   @ParameterizedTest(name = "N={0}")
   @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
   void ovl(int n) {

@@ -28,6 +28,8 @@ final class Expectations {
           "split2#1", "add#1", "add#2", "mul#1", "concat2#1"),
       one(Composites.class, "softmax", "one worker per row runs three sequential passes",
           "rowMax#1", "subRow#1", "expMap#1", "rowSum#1", "divRow#1"),
+      one(Composites.class, "dimArguments", "@Dim expressions given to int parameters (2*H, 3*H) are sizes in the kernel;"
+          + " both column copies are recomputed inside the add", "columnsFrom#1", "columnsFrom#2", "add#1"),
       one(Composites.class, "layerNorm", "one worker per row: a mean pass, a variance pass, an output pass",
           "rowMean#1", "subRow#1", "square#1", "rowMean#2", "addScalar#1", "rsqrtMap#1", "mulRow#1", "mulCols#1",
           "addCols#1"),
