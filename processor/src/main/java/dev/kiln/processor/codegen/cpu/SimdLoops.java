@@ -65,13 +65,27 @@ final class SimdLoops implements LoopLowering {
   /** The kernel {@code op}'s loops, those with heavy calls outlined if its vectorised loops make two or more such calls. */
   static SimdLoops of(OperatorIr op, Names names, boolean reorderSums, String prefix) {
     int heavy = 0;
+    int vectorised = 0;
     for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {
       if (SimdPlan.loopRefusal(l) == null) {
         heavy += heavyCalls(l);
+        vectorised++;
       }
     }
-    return new SimdLoops(names, op.names(), reorderSums, heavy >= 2 ? op : null, prefix);
+    SimdLoops loops = new SimdLoops(names, op.names(), reorderSums, heavy >= 2 || vectorised >= OUTLINE_ALL ? op : null, prefix);
+    loops.outlineAll = vectorised >= OUTLINE_ALL;
+    return loops;
   }
+
+  /**
+   * Vectorised loops from which every loop (but one carrying a boolean) gets a method of its own:
+   * a kernel with this many, four rows at a time, is a method C1 gives up on ("out of virtual
+   * registers") and C2 compiles only after thousands of calls in the interpreter (softmax's and
+   * layer norm's gradients: some 5 seconds of a training run).
+   */
+  static final int OUTLINE_ALL = 4;
+
+  private boolean outlineAll;
 
   /** The methods written for outlined loops, in the order written. */
   List<MethodSpec> outlined() {
@@ -126,7 +140,8 @@ final class SimdLoops implements LoopLowering {
     }
     boolean guarded = !SimdPlan.isTrue(l.guard());
     CodeBlock guard = guarded ? emitter.expr(l.guard()) : null;
-    boolean outline = outlineFrom != null && heavyCalls(l) > 0;
+    boolean outline = outlineFrom != null && (heavyCalls(l) > 0
+        || outlineAll && folds.stream().noneMatch(f -> f.kind() == SimdPlan.FoldKind.ANY));
     Map<Expr.Var, String> captured = new LinkedHashMap<>();
     Function<Expr.Var, CodeBlock> outer = outline
         ? v -> CodeBlock.of("$N", captured.computeIfAbsent(v, x -> names.fresh(x.name())))
