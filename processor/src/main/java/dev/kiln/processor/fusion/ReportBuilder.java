@@ -49,12 +49,13 @@ public final class ReportBuilder {
     }
     List<FusionReport.Tensor> tensors = new ArrayList<>();
     for (Param.Array a : c.signature().arrays()) {
-      tensors.add(new FusionReport.Tensor(a.name(), a.role() == ArrayRole.IN ? "in" : "out", a.shape().toString(), true));
+      tensors.add(new FusionReport.Tensor(a.name(), a.role() == ArrayRole.IN ? "in" : "out", a.shape().toString(), true, false));
     }
     Set<String> allocated = new HashSet<>();
     plan.allocated().forEach(t -> allocated.add(t.name()));
     for (CompositeIr.Temp t : c.temps()) {
-      tensors.add(new FusionReport.Tensor(t.name(), "temp", "[" + t.length() + "]", allocated.contains(t.name())));
+      tensors.add(new FusionReport.Tensor(t.name(), "temp", "[" + t.length() + "]", allocated.contains(t.name()),
+          plan.perWorkerTemps().contains(t.name())));
     }
     List<FusionReport.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {

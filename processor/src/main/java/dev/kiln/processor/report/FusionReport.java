@@ -59,9 +59,16 @@ public record FusionReport(String owner, List<Composite> operators) {
    *
    * @param kind {@code "in"}, {@code "out"} (parameters) or {@code "temp"} (made with new)
    * @param shape its extents as text, e.g. {@code "[B, 4*H]"}
-   * @param allocated for a temporary: whether the fused composite still allocates it
+   * @param allocated for a temporary: whether the fused composite still allocates it (on CUDA)
+   * @param perWorkerOnCpu for a temporary: whether the CPU keeps it as one slice per worker instead
+   *     (not allocated there; see the fusion pass {@code WorkerScratch})
    */
-  public record Tensor(String name, String kind, String shape, boolean allocated) {}
+  public record Tensor(String name, String kind, String shape, boolean allocated, boolean perWorkerOnCpu) {
+    /** A tensor the CPU does not keep per worker. */
+    public Tensor(String name, String kind, String shape, boolean allocated) {
+      this(name, kind, shape, allocated, false);
+    }
+  }
 
   /**
    * A kernel after fusion.

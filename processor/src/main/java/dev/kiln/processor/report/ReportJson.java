@@ -16,7 +16,7 @@ import dev.kiln.processor.report.FusionReport.Tensor;
  * {"version": 1, "owner": "a.b.C", "operators": [
  *   {"name", "pass" ("forward" or "backward"), "gradientOf" (backward only), "kernelCount", "callCount", "temporaryCount", "allocatedTemporaryCount",
  *    "calls":   [{"id", "operator", "line", "reads": [..], "writes": [..]}],
- *    "tensors": [{"name", "kind", "shape", "allocated"}],
+ *    "tensors": [{"name", "kind", "shape", "allocated", "perWorkerOnCpu"}],
  *    "kernels": [{"name", "fusedOps": [..], "grid", "reads": [..], "writes": [..],
  *                 "leaf": "gemm" and "leafReason" (only for a kernel whose products are library GEMMs)}],
  *    "edges":   [{"from", "to", "tensor", "fused", "reason"}]}]}
@@ -84,6 +84,7 @@ public final class ReportJson {
           .field("kind", t.kind())
           .field("shape", t.shape())
           .field("allocated", t.allocated())
+          .field("perWorkerOnCpu", t.perWorkerOnCpu())
           .endObject();
     }
     json.endArray().beginArray("kernels");

@@ -56,6 +56,21 @@ class PerWorkerTemporariesTest {
     assertEquals("# kernel layerNormGrad_k0 fuses layerNorm$adjoint#1, layerNorm$dx#1", line(c, "# kernel layerNormGrad_k0"));
   }
 
+  /** The fusion report marks them too (allocated on CUDA, per worker on the CPU). */
+  @Test
+  void theFusionReportMarksThem() {
+    java.util.Map<String, Object> op = FusionResources.operator(dev.kiln.tests.simd.SimdOps.class, "softmaxGrad");
+    java.util.Set<String> perWorker = new java.util.TreeSet<>();
+    for (Object t : FusionResources.list(op, "tensors")) {
+      java.util.Map<String, Object> tensor = FusionResources.map(t, "a tensor");
+      if (Boolean.TRUE.equals(tensor.get("perWorkerOnCpu"))) {
+        perWorker.add(FusionResources.string(tensor, "name"));
+        assertEquals(Boolean.TRUE, tensor.get("allocated"), "allocated on CUDA");
+      }
+    }
+    assertEquals(java.util.Set.of("adj$x$1", "adj$x$2", "adj$x$3"), perWorker);
+  }
+
   /** adj$gamma$2 is read by another kernel (dgamma's column sums): it stays a composite-sized array. */
   @Test
   void aTemporaryAnotherKernelReadsIsAllocated() throws IOException {
