@@ -54,7 +54,8 @@ class ReportJsonTest {
 
     List<Object> tensors = array(op.get("tensors"));
     assertThat(tensors).hasSize(12);
-    assertThat(object(tensors.get(0))).containsExactly("name", "gates", "kind", "in", "shape", "[B, 4*H]", "allocated", false).inOrder();
+    assertThat(object(tensors.get(0))).containsExactly("name", "gates", "kind", "in", "shape", "[B, 4*H]", "allocated", false,
+        "perWorkerOnCpu", false).inOrder();
     assertThat(tensors.stream().filter(t -> object(t).get("kind").equals("temp")).count()).isEqualTo(8);
 
     Map<String, Object> kernel = object(array(op.get("kernels")).get(0));
