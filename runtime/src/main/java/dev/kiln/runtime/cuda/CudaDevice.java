@@ -244,7 +244,8 @@ public final class CudaDevice {
     }
     if (value[0] != 0) {
       throw new KilnException("a kernel on " + description() + " read an array at an index outside it (an index"
-          + " computed from data, such as table[index[i]]); plain Java would throw ArrayIndexOutOfBoundsException"
+          + " computed from data, such as table[index[i]], or past the array for these arguments, such as x[i + k]);"
+          + " plain Java would throw ArrayIndexOutOfBoundsException"
           + " there, and the results of the kernels since the last synchronisation are not to be used (the last"
           + " kernel launched was " + lastKernel + ")");
     }

@@ -96,6 +96,36 @@ class CudaEdgeCasesTest {
   }
 
   /**
+   * An affine read that is out of bounds only for some arguments ({@code x[i + k]}: past the end
+   * for the last k workers when k > 0, so not a compile error): in range it agrees with plain Java;
+   * out of range the kernel reads 0 and flags it, and the next synchronising call throws, naming
+   * the kernel, where Java throws ArrayIndexOutOfBoundsException.
+   */
+  @Test
+  void anAffineReadOutOfBoundsForSomeArgumentsIsReported() {
+    int n = 1000;
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = i * 0.25f;
+    }
+    float[] expected = new float[n];
+    dev.kiln.tests.bounds.Shifts.shifted(n, x, 0, expected);
+    try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray dy = device.allocFloats(n)) {
+      dev.kiln.tests.bounds.ShiftsKernels.shifted(device.defaultStream(), n, dx, 0, dy);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, dy.download());
+      org.junit.jupiter.api.Assertions.assertThrows(ArrayIndexOutOfBoundsException.class,
+          () -> dev.kiln.tests.bounds.Shifts.shifted(n, x, 3, new float[n]));
+      dev.kiln.tests.bounds.ShiftsKernels.shifted(device.defaultStream(), n, dx, 3, dy);
+      dev.kiln.runtime.KilnException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kiln.runtime.KilnException.class,
+          () -> device.defaultStream().synchronize());
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("ArrayIndexOutOfBoundsException")
+          && e.getMessage().contains("Shifts.shifted"), e.getMessage());
+      dev.kiln.tests.bounds.ShiftsKernels.shifted(device.defaultStream(), n, dx, 0, dy);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, dy.download()); // the flag was cleared
+    }
+  }
+
+  /**
    * A read at a data index: in range it agrees with plain Java; out of range the kernel reads 0 and
    * flags it, and the next synchronising call throws, naming the kernel, where Java would throw
    * ArrayIndexOutOfBoundsException.

@@ -3,7 +3,11 @@ package dev.kiln.processor.codegen.cuda;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.check.IndexTerms;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
@@ -22,8 +26,11 @@ import java.util.Set;
  * there; a kernel cannot throw, so it checks the index against the array's length (a kernel
  * argument), reads 0 instead and sets the device's index-error flag, which the runtime checks at the
  * next synchronising call ({@code CudaDevice.indexErrors}). "From data" includes loop variables whose
- * bounds are data and values a loop carries from data. Affine reads of the worker's and loops'
- * variables are left as they are: the processor's checks and the worker's guards cover them.
+ * bounds are data and values a loop carries from data. Reads at other indices are checked the same
+ * way unless the index is affine and provably inside the array for every worker, iteration and size
+ * ({@code x[i + 1]} in a kernel over {@code i < N} reading {@code [N]}: Java throws at the last
+ * worker; the processor's KILN047 refuses it only when unguarded, and a guard it cannot see through,
+ * or a size that makes it fail only sometimes, leaves it to this check).
  *
  * <p>A kernel with such reads takes, after all its other parameters, the length of each array read
  * so ({@code long long <a>_length}) and the flag ({@code int* read_errors}).
@@ -45,7 +52,7 @@ final class CheckedReads {
    * chain {@code j = next[j]}). Statements, their guards, loops' guards and carried values included.
    */
   static Found find(OperatorIr op) {
-    Search search = new Search();
+    Search search = new Search(op);
     search.statements(op.body());
     List<Param.Array> ordered = new ArrayList<>();
     for (Param p : op.params()) {
@@ -61,6 +68,14 @@ final class CheckedReads {
     final Set<Param.Array> arrays = new LinkedHashSet<>();
     final Set<Expr.Var> dataVars = new HashSet<>();
     final Map<Expr, Boolean> memo = new HashMap<>();
+    /** The ranges {@code [lo, hi)} of the grid's and the loops' variables, as sizes, where known. */
+    final Map<String, Poly[]> ranges;
+    final Set<String> dims = new HashSet<>();
+
+    Search(OperatorIr op) {
+      ranges = IndexTerms.gridRanges(op);
+      op.dims().forEach(d -> dims.add(d.name()));
+    }
 
     void statements(List<Stmt> body) {
       for (Stmt s : body) {
@@ -74,6 +89,7 @@ final class CheckedReads {
           visit(a.guard());
         } else {
           Stmt.Loop l = (Stmt.Loop) s;
+          IndexTerms.addLoopRange(l, ranges);
           boolean dataBounds = visit(l.lo()) | visit(l.hi());
           visit(l.guard());
           if (dataBounds) {
@@ -117,7 +133,7 @@ final class CheckedReads {
         data |= visit(o);
       }
       if (e instanceof Expr.Load l) {
-        if (visit(l.index())) {
+        if (visit(l.index()) || !provablyInside(l)) {
           loads.add(l);
           arrays.add(l.array());
         }
@@ -125,6 +141,38 @@ final class CheckedReads {
       }
       memo.put(e, data);
       return data;
+    }
+
+    /**
+     * Whether {@code l}'s index is affine and within its array for every worker, loop iteration and
+     * size (guards not counted: a read under {@code i > 0} at {@code i - 1} is checked, and cannot fail).
+     */
+    private boolean provablyInside(Expr.Load l) {
+      Affine a = AffineAnalysis.affine(l.index());
+      if (a == null) {
+        return false;
+      }
+      Poly min = a.constantPart();
+      Poly max = a.constantPart();
+      for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+        Poly[] r = ranges.get(t.getKey());
+        if (r == null) {
+          return false;
+        }
+        Poly c = t.getValue();
+        Poly last = r[1].subtract(Poly.ONE);
+        if (c.provablyNonNegative(dims)) {
+          min = min.add(c.multiply(r[0]));
+          max = max.add(c.multiply(last));
+        } else if (c.negate().provablyNonNegative(dims)) {
+          min = min.add(c.multiply(last));
+          max = max.add(c.multiply(r[0]));
+        } else {
+          return false;
+        }
+      }
+      return min.provablyNonNegative(dims)
+          && l.array().shape().length().subtract(Poly.ONE).subtract(max).provablyNonNegative(dims);
     }
   }
 
