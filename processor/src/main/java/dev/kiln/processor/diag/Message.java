@@ -151,6 +151,12 @@ public enum Message {
       "index %s of '%s' is out of bounds for the worker where %s: at every size it reaches %s, where"
           + " the plain method throws. Guard the access so that this worker skips it, e.g. with if (%s)"
           + " or ?: around the read"),
+  INDEX_MAY_BE_OUT_OF_BOUNDS(
+      "KILN049",
+      "index %s of '%s' may be out of bounds: over the workers and loops it runs from %s to %s, and '%s'"
+          + " has %s elements. Where it is outside, the plain method and the CPU launcher throw"
+          + " ArrayIndexOutOfBoundsException, and a CUDA kernel reads 0 and reports it at the next"
+          + " synchronisation; guard the access with if or ?: if that can happen"),
   UPDATE_OF_OUTPUT(
       "KILN048",
       "'%s %s= ...' reads @Out array '%s' before writing it, and outputs are write-only inside an"

@@ -39,6 +39,10 @@ public final class Reporter {
     report(Diagnostic.Kind.NOTE, tree, unit, message, args);
   }
 
+  public void warning(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
+    report(Diagnostic.Kind.WARNING, tree, unit, message, args);
+  }
+
   public void warning(Element element, Message message, Object... args) {
     messager.printMessage(Diagnostic.Kind.WARNING, message.format(args), element);
   }

@@ -25,6 +25,10 @@ import java.util.Set;
  * {@code i = N - 1}, column 3 of a {@code [N, 3]} array). An affine function over a box of
  * variables takes its extremes at corners, so the worker named in the message is one where the
  * plain method throws; the message says which, and how to guard it.
+ *
+ * <p>Such an access that is neither provably inside nor provably outside for every size (an offset
+ * from a scalar argument, {@code x[i + k]}; a length the index's range does not fit for every size)
+ * gets a warning ({@code KILN049}), collected for the front end to report once lowering succeeds.
  */
 final class BoundsCheck {
   private final Set<String> dims;
@@ -43,6 +47,17 @@ final class BoundsCheck {
    * them an access with a true guard is still not done at every size.
    */
   int conditionalLoops;
+
+  /** An access that may be out of bounds at some sizes or arguments ({@code KILN049}, a warning). */
+  record Warning(Tree at, Object[] args) {}
+
+  private final java.util.List<Warning> warnings = new java.util.ArrayList<>();
+  private final Set<Tree> warned = new java.util.HashSet<>();
+
+  /** The KILN049 warnings found so far, one per access. */
+  java.util.List<Warning> warnings() {
+    return warnings;
+  }
 
   BoundsCheck(Set<String> dims) {
     this.dims = dims;
@@ -122,6 +137,10 @@ final class BoundsCheck {
     if (max.subtract(length).provablyNonNegative(dims)) {
       throw new KilnDiagnostic(at, Message.INDEX_OUT_OF_BOUNDS_AT_EDGE, shown, array.name(), atMax,
           max + ", past its " + length + " elements", shown + " < " + length);
+    }
+    if (!(min.provablyNonNegative(dims) && length.subtract(Poly.ONE).subtract(max).provablyNonNegative(dims))
+        && warned.add(at)) {
+      warnings.add(new Warning(at, new Object[] {shown, array.name(), min, max, array.name(), length}));
     }
   }
 

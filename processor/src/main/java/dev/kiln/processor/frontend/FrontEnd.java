@@ -158,6 +158,11 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
       state.bounds.upperBounds.put(var.name(), Poly.symbol(loop.extent().name()).subtract(Poly.ONE));
     }
     lowering.statement(structure.worker());
+    SuppressWarnings suppressed = op.element().getAnnotation(SuppressWarnings.class);
+    boolean quiet = suppressed != null && java.util.Arrays.asList(suppressed.value()).contains(Message.INDEX_MAY_BE_OUT_OF_BOUNDS.id());
+    for (BoundsCheck.Warning w : quiet ? List.<BoundsCheck.Warning>of() : state.bounds.warnings()) {
+      reporter.warning(w.at(), op.unit(), Message.INDEX_MAY_BE_OUT_OF_BOUNDS, w.args());
+    }
     return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
         signature.params(), null, null, grid, state.out, state.exprNames);
   }

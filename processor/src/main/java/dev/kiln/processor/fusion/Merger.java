@@ -45,6 +45,11 @@ public final class Merger {
   private final Tensors tensors;
   private final Map<String, Param.Scalar> dims = new LinkedHashMap<>();
   private final Set<String> dimNames = new LinkedHashSet<>();
+  /**
+   * The names an index polynomial may use, to write it as an expression: the {@code @Dim}s and the
+   * composite's other {@code int} scalars ({@code x[i + k]} with {@code k} an argument).
+   */
+  private final Map<String, Param.Scalar> symbols = new LinkedHashMap<>();
   private final Map<Param.Array, List<Integer>> writers = new HashMap<>();
   private final Map<Param.Array, List<Integer>> readers = new HashMap<>();
   private final Map<Param.Array, Producer> producers = new HashMap<>();
@@ -68,6 +73,11 @@ public final class Merger {
     for (Param.Scalar d : composite.signature().dims()) {
       dims.put(d.name(), d);
       dimNames.add(d.name());
+    }
+    for (Param.Scalar s : composite.signature().scalars()) {
+      if (s.dim() || s.type() == dev.kiln.processor.ir.ScalarType.INT) {
+        symbols.put(s.name(), s);
+      }
     }
     for (int i = 0; i < composite.calls().size(); i++) {
       CompositeIr.Call c = composite.calls().get(i);
@@ -277,7 +287,7 @@ public final class Merger {
   private Expr valueAt(Producer p, Expr.Load read, Ranges ranges) {
     Expr out = tensors.isTemp(read.array()) ? f.constant(read.type(), 0) : read;
     for (WritePattern w : p.pieces()) {
-      Expr[] cv = w.at(f, read, ranges, dims);
+      Expr[] cv = w.at(f, read, ranges, symbols);
       out = f.select(cv[0], cv[1], out);
     }
     return out;
