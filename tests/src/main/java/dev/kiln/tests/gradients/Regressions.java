@@ -114,4 +114,12 @@ public final class Regressions {
       y[b] = s;
     }
   }
+
+  /** A read shifted by an int argument, guarded: its gradient scatters back by the same shift. */
+  @Operator
+  public static void shiftedBy(@Dim int N, @Shape("N") float[] x, int k, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = i + k < N ? x[i + k] * x[i] : 0f;
+    }
+  }
 }
