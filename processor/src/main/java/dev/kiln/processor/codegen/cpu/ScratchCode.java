@@ -56,12 +56,19 @@ final class ScratchCode {
   /**
    * Whether the first statement of the worker that touches {@code a} is a loop over exactly
    * {@code [0, length)} in steps of one, without a guard, that stores {@code a[i]} unguarded at its
-   * own index {@code i} and never reads {@code a}.
+   * own index {@code i} and never reads {@code a}; or, for a slice of one element, an unguarded
+   * store of it that reads nothing of {@code a}.
    */
   static boolean writtenFirst(List<Stmt> body, Param.Array a) {
     for (Stmt s : body) {
       if (!touches(s, a)) {
         continue;
+      }
+      if (s instanceof Stmt.Store st && st.array().equals(a) && isTrue(st.guard()) && !readsIn(st, a)) {
+        // one element per worker, stored at the top level before any read
+        Affine at = AffineAnalysis.affine(st.index());
+        return a.shape().length().equals(dev.kiln.processor.ir.Poly.ONE) && at != null
+            && at.equals(Affine.constant(dev.kiln.processor.ir.Poly.ZERO));
       }
       if (!(s instanceof Stmt.Loop l) || l.step() != 1 || !isTrue(l.guard()) || reads(l, a)) {
         return false;
