@@ -22,7 +22,9 @@ import java.util.SplittableRandom;
  *   <li>Grid operators: each size set; outputs ({@code @Out}) must be bit-identical, inputs
  *       untouched, int reductions and float {@code max}/{@code min} reductions identical, float
  *       sums within a relative {@code 1e-4} (double: {@code 1e-12}), or {@code 2 n u} for n terms
- *       when larger, of the sum of |terms|, which the operator's twin computes.
+ *       when larger, of the sum of |terms|, which the operator's twin computes. Then, at the first
+ *       sizes, the operator in place (an output passed as an input): refused naming the operator
+ *       and both parameters, or bit-identical to the plain method called the same way.
  * </ul>
  *
  * A reference (plain method) that throws means the generator made an invalid operator, and is
@@ -170,7 +172,63 @@ final class DifferentialRunner {
           }
         }
       }
+      if (s == 0) {
+        String problem = inPlace(op, plain, kernel, initial);
+        if (problem != null) {
+          problems.add(where + ", in place: " + problem);
+          return;
+        }
+      }
     }
+  }
+
+  /**
+   * The operator called with an {@code @Out} array passed again as an input of the same type and
+   * length (the first such pair): the launcher must refuse it with an IllegalArgumentException
+   * naming the operator and both parameters, or, where the compiler proved it safe in place, give
+   * the plain method's bits called the same way. Operators with {@code @Reduce} outputs are left out.
+   */
+  private String inPlace(OperatorSpec.Grid op, Method plain, Method kernel, Object[] initial) throws IllegalAccessException {
+    List<OperatorSpec.Param> params = op.params();
+    if (params.stream().anyMatch(p -> p instanceof OperatorSpec.Array a && a.role() == OperatorSpec.Role.REDUCE)) {
+      return null;
+    }
+    for (int o = 0; o < params.size(); o++) {
+      if (!(params.get(o) instanceof OperatorSpec.Array out) || out.role() != OperatorSpec.Role.OUT) {
+        continue;
+      }
+      for (int i = 0; i < params.size(); i++) {
+        if (!(params.get(i) instanceof OperatorSpec.Array in) || in.role() != OperatorSpec.Role.IN
+            || in.element() != out.element() || Array.getLength(initial[i]) != Array.getLength(initial[o])) {
+          continue;
+        }
+        Object[] plainArgs = Values.copyAll(initial);
+        plainArgs[o] = plainArgs[i];
+        Object[] kernelArgs = Values.copyAll(initial);
+        kernelArgs[o] = kernelArgs[i];
+        Outcome expected = call(plain, plainArgs);
+        Outcome actual = call(kernel, kernelArgs);
+        if (actual.thrown instanceof IllegalArgumentException e) {
+          String m = String.valueOf(e.getMessage());
+          return m.contains(op.name()) && m.contains("'" + out.name() + "'") && m.contains("'" + in.name() + "'") ? null
+              : "refused with a message that does not name the operator and both parameters: " + m;
+        }
+        if (expected.thrown != null || actual.thrown != null) {
+          return "'" + out.name() + "' passed as '" + in.name() + "': plain " + expected + ", kernel " + actual;
+        }
+        for (int k = 0; k < params.size(); k++) {
+          if (params.get(k) instanceof OperatorSpec.Array a && a.role() == OperatorSpec.Role.OUT
+              && Values.firstDifference(plainArgs[k], kernelArgs[k]) >= 0) {
+            int at = Values.firstDifference(plainArgs[k], kernelArgs[k]);
+            return "'" + out.name() + "' passed as '" + in.name() + "' and allowed, but '" + a.name() + "'[" + at
+                + "] differs: plain " + Values.describe(Array.get(plainArgs[k], at)) + ", kernel "
+                + Values.describe(Array.get(kernelArgs[k], at));
+          }
+        }
+        return null;
+      }
+    }
+    return null;
   }
 
   private String compare(OperatorSpec.Array a, Object initial, Object expected, Object actual, Object bound, long terms) {
