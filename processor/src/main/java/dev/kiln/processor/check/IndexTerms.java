@@ -54,6 +54,39 @@ public final class IndexTerms {
     return null;
   }
 
+  /**
+   * {@code {min, max}} (inclusive) of {@code a} over its variables' {@code ranges} ({@code [lo,
+   * hi)} as sizes), or null when a variable's range is unknown or a coefficient has no provable sign.
+   */
+  public static Poly[] bounds(Affine a, Map<String, Poly[]> ranges, Set<String> dims) {
+    Poly min = a.constantPart();
+    Poly max = a.constantPart();
+    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
+      Poly[] r = ranges.get(t.getKey());
+      if (r == null) {
+        return null;
+      }
+      Poly c = t.getValue();
+      Poly last = r[1].subtract(Poly.ONE);
+      if (c.provablyNonNegative(dims)) {
+        min = min.add(c.multiply(r[0]));
+        max = max.add(c.multiply(last));
+      } else if (c.negate().provablyNonNegative(dims)) {
+        min = min.add(c.multiply(last));
+        max = max.add(c.multiply(r[0]));
+      } else {
+        return null;
+      }
+    }
+    return new Poly[] {min, max};
+  }
+
+  /** Whether {@code 0 <= a < extent} over its variables' {@code ranges}, for every size. */
+  public static boolean within(Affine a, Poly extent, Map<String, Poly[]> ranges, Set<String> dims) {
+    Poly[] b = bounds(a, ranges, dims);
+    return b != null && b[0].provablyNonNegative(dims) && extent.subtract(Poly.ONE).subtract(b[1]).provablyNonNegative(dims);
+  }
+
   /** Adds the range of a sequential loop's index when its bounds are sizes. */
   public static void addLoopRange(Stmt.Loop loop, Map<String, Poly[]> ranges) {
     Affine lo = AffineAnalysis.affine(loop.lo());

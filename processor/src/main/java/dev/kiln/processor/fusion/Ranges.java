@@ -37,32 +37,12 @@ final class Ranges {
 
   /** {@code {min, max}} (inclusive) of {@code a}, or null when a bound cannot be proved. */
   Poly[] bounds(Affine a) {
-    Poly min = a.constantPart();
-    Poly max = a.constantPart();
-    for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
-      Poly[] r = ranges.get(t.getKey());
-      if (r == null) {
-        return null;
-      }
-      Poly c = t.getValue();
-      Poly last = r[1].subtract(Poly.ONE);
-      if (c.provablyNonNegative(dims)) {
-        min = min.add(c.multiply(r[0]));
-        max = max.add(c.multiply(last));
-      } else if (c.negate().provablyNonNegative(dims)) {
-        min = min.add(c.multiply(last));
-        max = max.add(c.multiply(r[0]));
-      } else {
-        return null;
-      }
-    }
-    return new Poly[] {min, max};
+    return IndexTerms.bounds(a, ranges, dims);
   }
 
   /** Whether {@code 0 <= a < extent} for every worker. */
   boolean within(Affine a, Poly extent) {
-    Poly[] b = bounds(a);
-    return b != null && b[0].provablyNonNegative(dims) && extent.subtract(Poly.ONE).subtract(b[1]).provablyNonNegative(dims);
+    return IndexTerms.within(a, extent, ranges, dims);
   }
 
   Set<String> dims() {

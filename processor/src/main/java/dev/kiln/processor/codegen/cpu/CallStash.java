@@ -238,14 +238,29 @@ final class CallStash {
     return stores[0] == 1 && !read[0];
   }
 
+  /** Whether any statement of {@code body} (loops' bounds, guards and carried values included) reads {@code a}. */
+  static boolean readsIn(List<Stmt> body, Param.Array a) {
+    boolean[] read = {false};
+    walk(body, a, new int[1], read);
+    return read[0];
+  }
+
+  /** Whether any statement of {@code body} reads, stores or accumulates into {@code a}. */
+  static boolean touches(List<Stmt> body, Param.Array a) {
+    int[] stores = {0};
+    boolean[] read = {false};
+    walk(body, a, stores, read);
+    return stores[0] > 0 || read[0];
+  }
+
   private static void walk(List<Stmt> body, Param.Array a, int[] stores, boolean[] read) {
     for (Stmt s : body) {
       List<Expr> exprs = new ArrayList<>();
       if (s instanceof Stmt.Store st) {
-        stores[0] += st.array() == a ? 1 : 0;
+        stores[0] += st.array().equals(a) ? 1 : 0;
         exprs.addAll(List.of(st.index(), st.value(), st.guard()));
       } else if (s instanceof Stmt.Accumulate ac) {
-        stores[0] += ac.array() == a ? 1 : 0;
+        stores[0] += ac.array().equals(a) ? 1 : 0;
         exprs.addAll(List.of(ac.index(), ac.value(), ac.guard()));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
@@ -264,7 +279,7 @@ final class CallStash {
     if (!seen.add(e)) {
       return false;
     }
-    if (e instanceof Expr.Load l && l.array() == a) {
+    if (e instanceof Expr.Load l && l.array().equals(a)) {
       return true;
     }
     for (Expr o : e.operands()) {

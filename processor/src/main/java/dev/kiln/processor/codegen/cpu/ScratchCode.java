@@ -9,9 +9,7 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The code for a kernel's {@code SCRATCH} arrays (one slice of a temporary per worker): each thread
@@ -61,16 +59,16 @@ final class ScratchCode {
    */
   static boolean writtenFirst(List<Stmt> body, Param.Array a) {
     for (Stmt s : body) {
-      if (!touches(s, a)) {
+      if (!CallStash.touches(List.of(s), a)) {
         continue;
       }
-      if (s instanceof Stmt.Store st && st.array().equals(a) && isTrue(st.guard()) && !readsIn(st, a)) {
+      if (s instanceof Stmt.Store st && st.array().equals(a) && SimdPlan.isTrue(st.guard()) && !CallStash.readsIn(List.of(st), a)) {
         // one element per worker, stored at the top level before any read
         Affine at = AffineAnalysis.affine(st.index());
         return a.shape().length().equals(dev.kiln.processor.ir.Poly.ONE) && at != null
             && at.equals(Affine.constant(dev.kiln.processor.ir.Poly.ZERO));
       }
-      if (!(s instanceof Stmt.Loop l) || l.step() != 1 || !isTrue(l.guard()) || reads(l, a)) {
+      if (!(s instanceof Stmt.Loop l) || l.step() != 1 || !SimdPlan.isTrue(l.guard()) || CallStash.readsIn(List.of(l), a)) {
         return false;
       }
       Affine lo = AffineAnalysis.affine(l.lo());
@@ -80,7 +78,7 @@ final class ScratchCode {
         return false;
       }
       for (Stmt inner : l.body()) {
-        if (inner instanceof Stmt.Store st && st.array().equals(a) && isTrue(st.guard())
+        if (inner instanceof Stmt.Store st && st.array().equals(a) && SimdPlan.isTrue(st.guard())
             && Affine.variable(l.index().name()).equals(AffineAnalysis.affine(st.index()))) {
           return true;
         }
@@ -88,58 +86,5 @@ final class ScratchCode {
       return false;
     }
     return true; // never touched
-  }
-
-  private static boolean isTrue(Expr e) {
-    return e instanceof Expr.Const c && c.isTrue();
-  }
-
-  private static boolean touches(Stmt s, Param.Array a) {
-    if (s instanceof Stmt.Store st && st.array().equals(a) || s instanceof Stmt.Accumulate acc && acc.array().equals(a)) {
-      return true;
-    }
-    if (s instanceof Stmt.Loop l) {
-      return reads(l, a) || l.body().stream().anyMatch(x -> touches(x, a));
-    }
-    return readsIn(s, a);
-  }
-
-  private static boolean reads(Stmt.Loop l, Param.Array a) {
-    Set<Expr> seen = new HashSet<>();
-    if (loads(l.lo(), a, seen) || loads(l.hi(), a, seen) || loads(l.guard(), a, seen)) {
-      return true;
-    }
-    for (Stmt.Carried c : l.carried()) {
-      if (loads(c.init(), a, seen) || loads(c.next(), a, seen)) {
-        return true;
-      }
-    }
-    return l.body().stream().anyMatch(s -> s instanceof Stmt.Loop inner ? reads(inner, a) : readsIn(s, a));
-  }
-
-  private static boolean readsIn(Stmt s, Param.Array a) {
-    Set<Expr> seen = new HashSet<>();
-    if (s instanceof Stmt.Store st) {
-      return loads(st.index(), a, seen) || loads(st.value(), a, seen) || loads(st.guard(), a, seen);
-    }
-    if (s instanceof Stmt.Accumulate acc) {
-      return loads(acc.index(), a, seen) || loads(acc.value(), a, seen) || loads(acc.guard(), a, seen);
-    }
-    return s instanceof Stmt.Loop l && reads(l, a);
-  }
-
-  private static boolean loads(Expr e, Param.Array a, Set<Expr> seen) {
-    if (e == null || !seen.add(e)) {
-      return false;
-    }
-    if (e instanceof Expr.Load l && l.array().equals(a)) {
-      return true;
-    }
-    for (Expr o : e.operands()) {
-      if (loads(o, a, seen)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -149,30 +149,7 @@ final class CheckedReads {
      */
     private boolean provablyInside(Expr.Load l) {
       Affine a = AffineAnalysis.affine(l.index());
-      if (a == null) {
-        return false;
-      }
-      Poly min = a.constantPart();
-      Poly max = a.constantPart();
-      for (Map.Entry<String, Poly> t : a.coefficients().entrySet()) {
-        Poly[] r = ranges.get(t.getKey());
-        if (r == null) {
-          return false;
-        }
-        Poly c = t.getValue();
-        Poly last = r[1].subtract(Poly.ONE);
-        if (c.provablyNonNegative(dims)) {
-          min = min.add(c.multiply(r[0]));
-          max = max.add(c.multiply(last));
-        } else if (c.negate().provablyNonNegative(dims)) {
-          min = min.add(c.multiply(last));
-          max = max.add(c.multiply(r[0]));
-        } else {
-          return false;
-        }
-      }
-      return min.provablyNonNegative(dims)
-          && l.array().shape().length().subtract(Poly.ONE).subtract(max).provablyNonNegative(dims);
+      return a != null && IndexTerms.within(a, l.array().shape().length(), ranges, dims);
     }
   }
 
