@@ -16,25 +16,26 @@
 namespace kiln {
 
 // ---- float exp, tanh and sigmoid: the same operations, in the same order, as dev.kiln.FloatMath ----
-// (Cody-Waite reduction and Cephes' single-precision polynomials). __fmul_rn/__fadd_rn/__fdiv_rn
-// keep nvcc from fusing multiply-adds, so the device computes the CPU's bits exactly.
+// (Cody-Waite reduction and Cephes' single-precision polynomials). __fmaf_rn where FloatMath calls
+// Math.fma (both a correctly rounded fused multiply-add), and __fmul_rn/__fadd_rn/__fdiv_rn elsewhere
+// to keep nvcc from fusing the other multiply-adds, so the device computes the CPU's bits exactly.
 
 __device__ __forceinline__ float exp_float(float x) {
   const float exp_max = 88.72283935546875f;
   if (!(x <= exp_max)) return x > exp_max ? __int_as_float(0x7f800000) : x;
   if (x < -103.972084045410156f) return 0.0f;
   const float round = 12582912.0f;
-  float t = __fadd_rn(__fmul_rn(x, 1.44269504088896341f), round);
+  float t = __fmaf_rn(x, 1.44269504088896341f, round);
   float kf = __fsub_rn(t, round);
   int n = (int) kf;
-  float r = __fsub_rn(x, __fmul_rn(kf, 0.693359375f));
-  r = __fsub_rn(r, __fmul_rn(kf, -2.12194440e-4f));
+  float r = __fmaf_rn(kf, -0.693359375f, x);
+  r = __fmaf_rn(kf, 2.12194440e-4f, r);
   float p = 1.9875691500E-4f;
-  p = __fadd_rn(__fmul_rn(p, r), 1.3981999507E-3f);
-  p = __fadd_rn(__fmul_rn(p, r), 8.3334519073E-3f);
-  p = __fadd_rn(__fmul_rn(p, r), 4.1665795894E-2f);
-  p = __fadd_rn(__fmul_rn(p, r), 1.6666665459E-1f);
-  p = __fadd_rn(__fmul_rn(p, r), 5.0000001201E-1f);
+  p = __fmaf_rn(p, r, 1.3981999507E-3f);
+  p = __fmaf_rn(p, r, 8.3334519073E-3f);
+  p = __fmaf_rn(p, r, 4.1665795894E-2f);
+  p = __fmaf_rn(p, r, 1.6666665459E-1f);
+  p = __fmaf_rn(p, r, 5.0000001201E-1f);
   p = __fadd_rn(__fadd_rn(__fmul_rn(p, __fmul_rn(r, r)), r), 1.0f);
   int n1 = n >> 1;
   return __fmul_rn(__fmul_rn(p, __int_as_float((n1 + 127) << 23)), __int_as_float((n - n1 + 127) << 23));
@@ -46,11 +47,11 @@ __device__ __forceinline__ float tanh_float(float x) {
     if (a < 0x1p-12f) return x;
     float z = __fmul_rn(x, x);
     float p = -5.70498872745E-3f;
-    p = __fadd_rn(__fmul_rn(p, z), 2.06390887954E-2f);
-    p = __fsub_rn(__fmul_rn(p, z), 5.37397155531E-2f);
-    p = __fadd_rn(__fmul_rn(p, z), 1.33314422036E-1f);
-    p = __fsub_rn(__fmul_rn(p, z), 3.33332819422E-1f);
-    return __fadd_rn(__fmul_rn(__fmul_rn(p, z), x), x);
+    p = __fmaf_rn(p, z, 2.06390887954E-2f);
+    p = __fmaf_rn(p, z, -5.37397155531E-2f);
+    p = __fmaf_rn(p, z, 1.33314422036E-1f);
+    p = __fmaf_rn(p, z, -3.33332819422E-1f);
+    return __fmaf_rn(__fmul_rn(p, z), x, x);
   }
   if (!(a < 9.1f)) return a != a ? x : copysignf(1.0f, x);
   float s = exp_float(__fmul_rn(2.0f, a));
@@ -101,32 +102,32 @@ __device__ __forceinline__ float erf_float(float x) {
   if (a < 0.95f) {
     float z = __fmul_rn(x, x);
     float p = -1.0081633263325784e-05f;
-    p = __fadd_rn(__fmul_rn(p, z), 0.0001139133091783151f);
-    p = __fadd_rn(__fmul_rn(p, z), -0.0008498809183947742f);
-    p = __fadd_rn(__fmul_rn(p, z), 0.005221875384449959f);
-    p = __fadd_rn(__fmul_rn(p, z), -0.026865672320127487f);
-    p = __fadd_rn(__fmul_rn(p, z), 0.11283785849809647f);
-    p = __fadd_rn(__fmul_rn(p, z), -0.37612637877464294f);
-    p = __fadd_rn(__fmul_rn(p, z), 0.12837916612625122f);
-    return __fadd_rn(x, __fmul_rn(x, p));
+    p = __fmaf_rn(p, z, 0.0001139133091783151f);
+    p = __fmaf_rn(p, z, -0.0008498809183947742f);
+    p = __fmaf_rn(p, z, 0.005221875384449959f);
+    p = __fmaf_rn(p, z, -0.026865672320127487f);
+    p = __fmaf_rn(p, z, 0.11283785849809647f);
+    p = __fmaf_rn(p, z, -0.37612637877464294f);
+    p = __fmaf_rn(p, z, 0.12837916612625122f);
+    return __fmaf_rn(x, p, x);
   }
   if (!(a < 3.92f)) return a != a ? x : copysignf(1.0f, x);
   float t = __fmul_rn(__fadd_rn(a, -2.435f), 0.6734006734006734f);
   float q = -5.421784862846835e-06f;
-  q = __fadd_rn(__fmul_rn(q, t), 1.4786498468311038e-05f);
-  q = __fadd_rn(__fmul_rn(q, t), -2.2510881535708904e-05f);
-  q = __fadd_rn(__fmul_rn(q, t), 6.0221227613510564e-05f);
-  q = __fadd_rn(__fmul_rn(q, t), -0.00017753956490196288f);
-  q = __fadd_rn(__fmul_rn(q, t), 0.0004461287462618202f);
-  q = __fadd_rn(__fmul_rn(q, t), -0.0010795284761115909f);
-  q = __fadd_rn(__fmul_rn(q, t), 0.0025698107201606035f);
-  q = __fadd_rn(__fmul_rn(q, t), -0.00593176344409585f);
-  q = __fadd_rn(__fmul_rn(q, t), 0.013224838301539421f);
-  q = __fadd_rn(__fmul_rn(q, t), -0.028409140184521675f);
-  q = __fadd_rn(__fmul_rn(q, t), 0.05857718735933304f);
-  q = __fadd_rn(__fmul_rn(q, t), -0.11537482589483261f);
-  q = __fadd_rn(__fmul_rn(q, t), 0.21574655175209045f);
-  return copysignf(__fadd_rn(1.0f, -__fmul_rn(exp_float(-__fmul_rn(x, x)), q)), x);
+  q = __fmaf_rn(q, t, 1.4786498468311038e-05f);
+  q = __fmaf_rn(q, t, -2.2510881535708904e-05f);
+  q = __fmaf_rn(q, t, 6.0221227613510564e-05f);
+  q = __fmaf_rn(q, t, -0.00017753956490196288f);
+  q = __fmaf_rn(q, t, 0.0004461287462618202f);
+  q = __fmaf_rn(q, t, -0.0010795284761115909f);
+  q = __fmaf_rn(q, t, 0.0025698107201606035f);
+  q = __fmaf_rn(q, t, -0.00593176344409585f);
+  q = __fmaf_rn(q, t, 0.013224838301539421f);
+  q = __fmaf_rn(q, t, -0.028409140184521675f);
+  q = __fmaf_rn(q, t, 0.05857718735933304f);
+  q = __fmaf_rn(q, t, -0.11537482589483261f);
+  q = __fmaf_rn(q, t, 0.21574655175209045f);
+  return copysignf(__fmaf_rn(-exp_float(-__fmul_rn(x, x)), q, 1.0f), x);
 }
 __device__ __forceinline__ float erf(float x) { return erf_float(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }

@@ -12,8 +12,8 @@ import dev.kiln.processor.ir.MathFn;
 /**
  * Writes {@code KMath}'s float exp, tanh, sigmoid and erf over every lane of a {@code FloatVector}
  * as statements in the kernel itself, bit for bit: the operations of {@code dev.kiln.FloatMath} in
- * the same order (multiplies and adds rounded one at a time, never fused), its branches computed
- * on every lane and chosen by blends.
+ * the same order (a fused multiply-add where it calls {@code Math.fma}, both correctly rounded; every
+ * other multiply and add rounded on its own), its branches computed on every lane and chosen by blends.
  *
  * <p>Why in the kernel and not calls to a runtime library: C2 stops inlining ordinary methods once
  * a compilation passes its node budget (the Vector API's own methods are force-inlined and do not
@@ -70,25 +70,19 @@ final class VectorMathCode {
     return all;
   }
 
-  /** Horner's rule, one multiply and one add at a time: {@code ((c0 * v + c1) * v + c2) ...}. */
+  /** Horner's rule, one fused multiply-add a step: {@code fma(fma(c0, v, c1), v, c2) ...}, as {@code Math.fma}. */
   private String horner(String base, String v, String... coefficients) {
-    String p = vec(base, "$N.mul($Lf).add($Lf)", v, coefficients[0], coefficients[1]);
+    String p = vec(base, "$N.fma($Lf, $Lf)", v, coefficients[0], coefficients[1]);
     for (int i = 2; i < coefficients.length; i++) {
-      p = vec(base, "$N.mul($N).add($Lf)", p, v, coefficients[i]);
+      p = vec(base, "$N.fma($N, $N.broadcast($Lf))", p, v, v, coefficients[i]);
     }
     return p;
   }
 
   /** FloatMath.exp: n = round(x log2 e), r = x - n ln 2 (in two parts), a degree-7 polynomial, times 2^n in two halves. */
   String exp(String x) {
-    String t = vec("expT", "$N.mul(1.44269504088896341f).add(12582912f)", x);
-    String kf = vec("expK", "$N.sub(12582912f)", t);
-    // t = 1.5 * 2^23 + n exactly, so its low bits are n: FloatMath's (int) kf, with no conversion
-    String n = ints("expN", "$N.reinterpretAsInts().sub($L)", t, Float.floatToRawIntBits(12582912f));
-    String r = vec("expR", "$N.sub($N.mul(0.693359375f)).sub($N.mul(-2.12194440e-4f))", x, kf, kf);
-    String p = horner("expP", r, "1.9875691500E-4", "1.3981999507E-3", "8.3334519073E-3", "4.1665795894E-2",
-        "1.6666665459E-1", "5.0000001201E-1");
-    p = vec("expP", "$N.mul($N.mul($N)).add($N).add(1f)", p, r, r, r);
+    String n = names.fresh("expN");
+    String p = expPolynomial(x, n);
     String n1 = ints("expN", "$N.lanewise($T.ASHR, 1)", n, VECTOR_OPERATORS);
     String scale1 = vec("expS", "$N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n1, VECTOR_OPERATORS);
     String scale2 = vec("expS", "$N.sub($N).add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n, n1,
@@ -100,19 +94,43 @@ final class VectorMathCode {
     return vec("exp", "$N.blend($N, $N.compare($T.NE, $N))", e, x, x, VECTOR_OPERATORS, x);
   }
 
+  /**
+   * FloatMath.exp on the lanes whose result is a normal float (x between -87.3 and 88.7), the only
+   * lanes tanh and erf keep: 2^n as one factor (the two halves' product is that power exactly there)
+   * and none of the blends for infinities, zeros and NaN. The other lanes hold garbage that the
+   * caller's own blends replace.
+   */
+  private String expNormal(String x) {
+    String n = names.fresh("expN");
+    String p = expPolynomial(x, n);
+    return vec("exp", "$N.mul($N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats())", p, n, VECTOR_OPERATORS);
+  }
+
+  /** The reduction and polynomial of FloatMath.exp; declares the integer vector {@code n} (the power of two). */
+  private String expPolynomial(String x, String n) {
+    String t = vec("expT", "$N.fma(1.44269504088896341f, 12582912f)", x);
+    String kf = vec("expK", "$N.sub(12582912f)", t);
+    // t = 1.5 * 2^23 + n exactly, so its low bits are n: FloatMath's (int) kf, with no conversion
+    out.addStatement("final $T $N = $N.reinterpretAsInts().sub($L)", INT_VECTOR, n, t,
+        Float.floatToRawIntBits(12582912f));
+    String r = vec("expR", "$N.fma($N.broadcast(-0.693359375f), $N)", kf, x, x);
+    r = vec("expR", "$N.fma($N.broadcast(2.12194440e-4f), $N)", kf, x, r);
+    String p = horner("expP", r, "1.9875691500E-4", "1.3981999507E-3", "8.3334519073E-3", "4.1665795894E-2",
+        "1.6666665459E-1", "5.0000001201E-1");
+    return vec("expP", "$N.mul($N.mul($N)).add($N).add(1f)", p, r, r, r);
+  }
+
   /** FloatMath.tanh: 1 - 2 / (exp(2|x|) + 1) with x's sign; an odd polynomial below 0.625; saturated from 9.1. */
   String tanh(String x) {
     String a = vec("tanhA", "$N.abs()", x);
     String sign = ints("tanhSign", "$N.reinterpretAsInts().and(0x80000000)", x);
-    String s = exp(vec("tanhA2", "$N.mul(2f)", a));
+    String s = expNormal(vec("tanhA2", "$N.mul(2f)", a)); // 2|x| < 18.2 on the lanes kept
     String t = vec("tanhT", "$N.broadcast(1f).sub($N.broadcast(2f).div($N.add(1f)))", s, s, s);
     String result = vec("tanh", "$N.reinterpretAsInts().and(0x7fffffff).or($N).reinterpretAsFloats()", t, sign);
     String z = vec("tanhZ", "$N.mul($N)", x, x);
-    String p = vec("tanhP", "$N.mul(-5.70498872745E-3f).add(2.06390887954E-2f)", z);
-    p = vec("tanhP", "$N.mul($N).sub(5.37397155531E-2f)", p, z);
-    p = vec("tanhP", "$N.mul($N).add(1.33314422036E-1f)", p, z);
-    p = vec("tanhP", "$N.mul($N).sub(3.33332819422E-1f)", p, z);
-    String small = vec("tanhSmall", "$N.mul($N).mul($N).add($N)", p, z, x, x);
+    String p = horner("tanhP", z, "-5.70498872745E-3", "2.06390887954E-2", "-5.37397155531E-2", "1.33314422036E-1",
+        "-3.33332819422E-1");
+    String small = vec("tanhSmall", "$N.mul($N).fma($N, $N)", p, z, x, x);
     result = vec("tanh", "$N.blend($N, $N.lt(0.625f))", result, small, a);
     result = vec("tanh", "$N.blend($N, $N.lt(0x1p-12f))", result, x, a);
     String saturated = vec("tanhOne", "$N.or(0x3f800000).reinterpretAsFloats()", sign);
@@ -141,15 +159,15 @@ final class VectorMathCode {
         "6.0221227613510564e-05", "-0.00017753956490196288", "0.0004461287462618202", "-0.0010795284761115909",
         "0.0025698107201606035", "-0.00593176344409585", "0.013224838301539421", "-0.028409140184521675",
         "0.05857718735933304", "-0.11537482589483261", "0.21574655175209045");
-    String e = exp(vec("erfNegZ", "$N.neg()", z));
-    String big = vec("erfBig", "$N.broadcast(1f).sub($N.mul($N))", q, e, q);
+    String e = expNormal(vec("erfNegZ", "$N.neg()", z)); // -x*x > -15.4 on the lanes kept
+    String big = vec("erfBig", "$N.neg().fma($N, $N.broadcast(1f))", e, q, q);
     String tail = vec("erfTail",
         "$N.reinterpretAsInts().and(0x7fffffff).or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()", big,
         x);
     String p = horner("erfP", z, "-1.0081633263325784e-05", "0.0001139133091783151", "-0.0008498809183947742",
         "0.005221875384449959", "-0.026865672320127487", "0.11283785849809647", "-0.37612637877464294",
         "0.12837916612625122");
-    String result = vec("erf", "$N.blend($N.add($N.mul($N)), $N.lt(0.95f))", tail, x, x, p, a);
+    String result = vec("erf", "$N.blend($N.fma($N, $N), $N.lt(0.95f))", tail, x, p, x, a);
     String one = vec("erfOne", "$N.reinterpretAsInts().and(0x80000000).or(0x3f800000).reinterpretAsFloats()", x);
     result = vec("erf", "$N.blend($N, $N.lt(3.92f).not())", result, one, a);
     return vec("erf", "$N.blend($N, $N.compare($T.NE, $N))", result, x, x, VECTOR_OPERATORS, x);
