@@ -162,7 +162,9 @@ final class MergeAttempt {
       if (st != null) {
         reasons.putIfAbsent(load.array(), FORWARDED
             + (extends_ ? " by the loops that " + id + "'s extra grid dimensions became" : ""));
-        return st.value();
+        // a guarded load reads zero where its guard fails, and so must the value that replaces it
+        return load.guard() instanceof Expr.Const k && k.isTrue() ? st.value()
+            : f.select(load.guard(), st.value(), f.constant(load.type(), 0));
       }
       sameWorker.add(load);
       return load;

@@ -133,7 +133,8 @@ final class WritePattern {
     Expr guard = f.binary(BinaryOp.LAND, read.guard(), cond, -1);
     int scope = read.scope();
     ExprMapper m = new ExprMapper(f, vars, f::scalar, a -> a, s -> scope, guard, null);
-    Expr written = f.binary(BinaryOp.LAND, cond, m.map(store.guard()), -1);
+    // where the read's own guard fails it reads zero (a temporary) or its guarded load (zero too), never the value
+    Expr written = f.binary(BinaryOp.LAND, guard, m.map(store.guard()), -1);
     return new Expr[] {written, m.map(store.value())};
   }
 

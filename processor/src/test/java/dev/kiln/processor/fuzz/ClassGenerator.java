@@ -6,8 +6,9 @@ import java.util.SplittableRandom;
 
 /**
  * Generates a whole operator class from a seed: a few {@code static final} constants, 1 to 3
- * elementwise operators (each may call the ones before it) and 1 or 2 grid operators (which may
- * call any of them), with {@code import dev.kiln.*} and {@code import static dev.kiln.KMath.*}.
+ * elementwise operators (each may call the ones before it), 1 or 2 grid operators (which may
+ * call any of them) and, where one of them can be called from a composite, a composite of 2 to 4
+ * calls of them ({@link CompositeGenerator}), with {@code import dev.kiln.*} and {@code import static dev.kiln.KMath.*}.
  * The same seed always gives the same source.
  */
 final class ClassGenerator {
@@ -16,10 +17,15 @@ final class ClassGenerator {
   private ClassGenerator() {}
 
   static GeneratedClass generate(long seed) {
-    return generate(seed, 3, 2);
+    return generate(seed, 3, 2, true);
   }
 
   static GeneratedClass generate(long seed, int maxElementwise, int maxGrid) {
+    return generate(seed, maxElementwise, maxGrid, false);
+  }
+
+  /** With {@code composites}, also a composite calling the grid operators (after them, so they stay the same). */
+  static GeneratedClass generate(long seed, int maxElementwise, int maxGrid, boolean composites) {
     SplittableRandom r = new SplittableRandom(seed);
     String simpleName = "Fuzz" + (seed < 0 ? "M" + Long.toUnsignedString(-seed) : Long.toString(seed));
     StringBuilder src = new StringBuilder();
@@ -54,10 +60,19 @@ final class ClassGenerator {
       src.append('\n').append(e.source());
     }
     int nGrid = maxGrid == 0 ? 0 : 1 + r.nextInt(maxGrid);
+    List<OperatorSpec.Grid> grids = new ArrayList<>();
     for (int k = 0; k < nGrid; k++) {
       GridGenerator.Result g = GridGenerator.generate(r, "g" + k, List.copyOf(elementwise), constants);
       operators.add(g.spec());
+      grids.add(g.spec());
       src.append('\n').append(g.source());
+    }
+    if (composites && !grids.isEmpty()) {
+      CompositeGenerator.Result c = CompositeGenerator.generate(r, "c0", grids);
+      if (c != null) {
+        operators.add(c.spec());
+        src.append('\n').append(c.source());
+      }
     }
     src.append("}\n");
     return new GeneratedClass(seed, PACKAGE, simpleName, src.toString(), operators);

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Differential fuzzing of the processor: for each seed, {@link ClassGenerator} writes a class of
- * well-formed operators (elementwise and grid, see {@link ElementwiseGenerator} and {@link
- * GridGenerator}), javac compiles it with Kiln's processor, and {@link DifferentialRunner} checks
+ * well-formed operators (elementwise, grid and a composite of the grid ones, see {@link
+ * ElementwiseGenerator}, {@link GridGenerator} and {@link CompositeGenerator}), javac compiles it with Kiln's processor, and {@link DifferentialRunner} checks
  * that every generated kernel computes what the operator's plain Java computes. A failure names
  * the seed and shows the operator source and the generated kernels; rerun one seed with {@code
  * -Dkiln.fuzz.seed=S}, or more seeds with {@code -Dkiln.fuzz.iterations=N} (see {@link
@@ -57,10 +57,14 @@ class DifferentialFuzzTest {
   /** Classes compiled, and those that got SIMD kernels (only when this JVM has the Vector API). */
   private static final java.util.concurrent.atomic.AtomicInteger CLASSES = new java.util.concurrent.atomic.AtomicInteger();
   private static final java.util.concurrent.atomic.AtomicInteger SIMD = new java.util.concurrent.atomic.AtomicInteger();
+  /** Composites checked, and their calls the merger fused into fewer kernels. */
+  private static final java.util.concurrent.atomic.AtomicInteger COMPOSITES = new java.util.concurrent.atomic.AtomicInteger();
+  private static final java.util.concurrent.atomic.AtomicInteger FUSED = new java.util.concurrent.atomic.AtomicInteger();
 
   @org.junit.jupiter.api.AfterAll
   static void summary() {
-    System.out.println("[differential fuzz] " + CLASSES.get() + " classes, " + SIMD.get() + " with SIMD kernels"
+    System.out.println("[differential fuzz] " + CLASSES.get() + " classes, " + SIMD.get() + " with SIMD kernels, "
+        + COMPOSITES.get() + " composites (" + FUSED.get() + " with calls fused into fewer kernels)"
         + (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() ? "" : " (this JVM has no jdk.incubator.vector)"));
   }
 
@@ -84,11 +88,24 @@ class DifferentialFuzzTest {
       if (!c.generatedSource(generated.qualifiedName() + "SimdKernels").startsWith("(no ")) {
         SIMD.incrementAndGet();
       }
+      if (generated.operators().stream().anyMatch(o -> o.name().equals("c0"))) {
+        COMPOSITES.incrementAndGet();
+        if (fused(c.generatedSource(generated.kernelsName()))) {
+          FUSED.incrementAndGet();
+        }
+      }
       List<String> problems = new DifferentialRunner(ops, kernels, seed).run(generated.operators());
       if (!problems.isEmpty()) {
         fail(report(generated, c, "kernels disagree with their operators:\n  " + String.join("\n  ", problems)));
       }
     }
+  }
+
+  /** Whether the composite's launcher runs fewer kernels than it makes calls (its javadoc: "2 kernels after fusion (3 calls before)"). */
+  private static boolean fused(String kernelsSource) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("composite \\{@link \\w+#c0\\}: (one|\\d+) kernels? after fusion \\((\\d+) calls? before\\)")
+        .matcher(kernelsSource);
+    return m.find() && (m.group(1).equals("one") ? 1 : Integer.parseInt(m.group(1))) < Integer.parseInt(m.group(2));
   }
 
   static String report(GeneratedClass generated, FuzzCompiler.Compilation c, String problem) {

@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  *       each mix of arrays and scalars; inputs of length 1 broadcast; sometimes 10k elements, past
  *       the executor's grain), each element against the plain method. Results must be
  *       bit-identical.
- *   <li>Grid operators: each size set; outputs ({@code @Out}) must be bit-identical, inputs
+ *   <li>Grid operators, and composites (their fused launcher against the plain calls): each size set; outputs ({@code @Out}) must be bit-identical, inputs
  *       untouched, int reductions and float {@code max}/{@code min} reductions identical, float
  *       sums within a relative {@code 1e-4} (double: {@code 1e-12}), or {@code 2 n u} for n terms
  *       when larger, of the sum of |terms|, which the operator's twin computes. Then, at the first

@@ -36,6 +36,15 @@ import org.junit.jupiter.api.TestFactory;
  * GradientRunner#POINTS} points against central differences of {@code dy * f}, and the map launcher
  * against the scalar gradient bit for bit.
  *
+ * <p><b>Composites.</b> Each class also has a composite of its grid operators ({@link
+ * CompositeGenerator}), so its {@code c0Grad} (callee gradients in reverse order, contributions
+ * summed, all fused by the merger) is checked like any grid operator's. The first run of these
+ * found a merger bug: a call reading, under a guard, a value the kernel before stores at the same
+ * worker had the load replaced by that value without the guard (a guarded load reads zero where its
+ * guard fails), so a gradient flowed through the branch not taken; now the value is selected by the
+ * guard ({@code MergeAttempt}), as is a recomputed producer's value ({@code WritePattern.at}). The
+ * tests module's {@code Regressions.pickExpTwice} is that case.
+ *
  * <p><b>Kinks.</b> The generated operators are full of comparisons, selects, {@code min}/{@code
  * max}, {@code abs}, {@code floor}, {@code rint}, {@code signum} and int casts. Every probe is judged
  * smooth or not from the forward values alone ({@link GradProbe#roughness}: central differences at

@@ -139,7 +139,7 @@ final class GridGenerator {
     }
     List<Map<String, Integer>> sizes = sizes();
     List<Long> work = sizes.stream().map(this::work).toList();
-    return new Result(new OperatorSpec.Grid(name, params, sizes, work, twin), source);
+    return new Result(new OperatorSpec.Grid(name, params, sizes, work, twin, this::work), source);
   }
 
   private static String declaration(OperatorSpec.Param p) {

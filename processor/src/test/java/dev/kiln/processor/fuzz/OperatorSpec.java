@@ -2,6 +2,7 @@ package dev.kiln.processor.fuzz;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /** What the harness needs to know about a generated operator to call it and its kernel. */
 sealed interface OperatorSpec permits OperatorSpec.Elementwise, OperatorSpec.Grid {
@@ -24,10 +25,11 @@ sealed interface OperatorSpec permits OperatorSpec.Elementwise, OperatorSpec.Gri
    * A grid operator, the sizes to run it with and a bound on the worker-steps each size set runs
    * (the most terms one reduced element can have), and the name of its plain "twin" (the same
    * loops with every float {@code +=} reduction term replaced by its absolute value, which bounds
-   * the rounding error of a reordered sum), or null when it has no float sum.
+   * the rounding error of a reordered sum), or null when it has no float sum; {@code workAt} gives
+   * the worker-steps at any sizes (for composites that call it).
    */
-  record Grid(String name, List<Param> params, List<Map<String, Integer>> sizes, List<Long> work, String absTwin)
-      implements OperatorSpec {}
+  record Grid(String name, List<Param> params, List<Map<String, Integer>> sizes, List<Long> work, String absTwin,
+      ToLongFunction<Map<String, Integer>> workAt) implements OperatorSpec {}
 
   /** A parameter of a grid operator. */
   sealed interface Param permits Dim, Scalar, Array {

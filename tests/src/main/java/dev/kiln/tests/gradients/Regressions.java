@@ -122,4 +122,31 @@ public final class Regressions {
       y[i] = i + k < N ? x[i + k] * x[i] : 0f;
     }
   }
+
+  /** {@code min(table[1], 0)} where {@code 2x > 1}, else a function of {@code x}: two stores under opposite conditions. */
+  @Operator
+  public static void pickExp(@Dim int N, @Shape("N") float[] x, @Shape("2") float[] table, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      float v = x[i] * 2f; // x read once: its gradient is written by the adjoint kernel itself
+      if (v > 1f) {
+        y[i] = min(table[1], 0f); // at most 0: the second call takes its else branch there
+      } else {
+        y[i] = exp(min(v, 2f)) + tanh(v) * sigmoid(v); // costly enough that the merger stores its adjoint, not recomputes it
+      }
+    }
+  }
+
+  /**
+   * pickExp twice, fused: the first call's adjoint reads the gradient of {@code t} only where its
+   * own {@code 2x <= 1} (a guarded load, zero elsewhere), and the merger forwarded the second
+   * call's stored gradient into it without that guard, so {@code dx} got terms where {@code t} does
+   * not depend on {@code x} (found by composite fuzzing, seed 54).
+   */
+  @Operator
+  public static void pickExpTwice(@Dim int N, @Shape("N") float[] x, @Shape("2") float[] a, @Shape("2") float[] b,
+      @Out @Shape("N") float[] y) {
+    float[] t = new float[N];
+    pickExp(N, x, a, t);
+    pickExp(N, t, b, y);
+  }
 }
