@@ -109,7 +109,7 @@ final class Gather {
     }
     Map<String, Var> vars = new LinkedHashMap<>();
     for (GridDim g : op.grid()) {
-      vars.put(g.var().name(), new Var(g.var(), f.integral(ScalarType.INT, 0), f.scalar(g.extent()), 1, null));
+      vars.put(g.var().name(), new Var(g.var(), f.integral(ScalarType.INT, 0), g.extentExpr(f, op::scalar), 1, null));
     }
     for (Stmt.Loop l : o.chain()) {
       vars.put(l.index().name(), new Var(l.index(), l.lo(), l.hi(), l.step(), l));

@@ -65,7 +65,7 @@ public final class GridGradient {
     }
     Poly workers = Poly.ONE;
     for (dev.kiln.processor.ir.GridDim g : op.grid()) {
-      workers = workers.multiply(Poly.symbol(g.extent().name()));
+      workers = workers.multiply(g.size());
     }
     return workers.scale(reads.size()).equals(x.shape().length());
   }

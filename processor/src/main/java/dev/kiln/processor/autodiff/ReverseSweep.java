@@ -744,7 +744,7 @@ final class ReverseSweep {
       List<Poly> extents = new ArrayList<>();
       List<Expr> coords = new ArrayList<>();
       for (GridDim g : op.grid()) {
-        extents.add(Poly.symbol(g.extent().name()));
+        extents.add(g.size());
         coords.add(g.var());
       }
       for (Stmt.Loop l : chain) {

@@ -47,14 +47,14 @@ public final class GemmCall {
           streamArg, p.transA(), p.transB(), m, n, k, p.a().name(), aOff, lda, p.b().name(), bOff, ldb, beta, buffer, ldc);
     }
     return CodeBlock.of("$L$L($L$N, $L, $L, $L, $L, $L, $N, $L, $L, $L, $N, $L, $L, $L, $L, $N, 0, $L, $L)", head,
-        f ? "sgemmBatched" : "dgemmBatched", streamArg, p.batch().extent().name(), p.transA(), p.transB(), m, n, k,
+        f ? "sgemmBatched" : "dgemmBatched", streamArg, p.batch().extentText(), p.transA(), p.transB(), m, n, k,
         p.a().name(), aOff, lda, size(op, "the batch stride of '" + p.a().name() + "'", p.strideA()),
         p.b().name(), bOff, ldb, size(op, "the batch stride of '" + p.b().name() + "'", p.strideB()),
         beta, buffer, ldc, size(op, "the batch stride of the product", p.strideC()));
   }
 
   private static CodeBlock extent(GridDim g) {
-    return g == null ? CodeBlock.of("1") : CodeBlock.of("$N", g.extent().name());
+    return g == null ? CodeBlock.of("1") : CodeBlock.of("$N", g.extentText());
   }
 
   /** A leading dimension: at least 1, as BLAS requires even when a size is 0. */

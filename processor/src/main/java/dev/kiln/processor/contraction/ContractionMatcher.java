@@ -191,7 +191,7 @@ final class ContractionMatcher {
         return null; // reversed or shifted reads: not a GEMM operand
       }
     }
-    Poly ldc = m == null ? Poly.symbol(n.extent().name()) : DenseLayout.stride(op.grid(), m);
+    Poly ldc = m == null ? n.size() : DenseLayout.stride(op.grid(), m);
     Poly strideC = batch == null ? Poly.ZERO : DenseLayout.stride(op.grid(), batch);
     return new Contraction.Product(a, b, transA, transB, m, n, batch, kExtent,
         aOffset, lda, strideA, bOffset, ldb, strideB, ldc, strideC);

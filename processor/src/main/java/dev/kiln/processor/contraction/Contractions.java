@@ -120,7 +120,7 @@ public final class Contractions {
     for (int i = 0; i < grid.size(); i++) {
       Expr term = grid.get(i).var();
       for (int j = i + 1; j < grid.size(); j++) {
-        term = f.binary(BinaryOp.MUL, term, f.scalar(grid.get(j).extent()), -1);
+        term = f.binary(BinaryOp.MUL, term, grid.get(j).extentExpr(f, op::scalar), -1);
       }
       index = index == null ? term : f.binary(BinaryOp.ADD, index, term, -1);
     }
@@ -176,7 +176,7 @@ public final class Contractions {
   private static String gridText(List<GridDim> grid) {
     StringBuilder b = new StringBuilder();
     for (GridDim g : grid) {
-      b.append(b.length() == 0 ? "" : ", ").append(g.extent().name());
+      b.append(b.length() == 0 ? "" : ", ").append(g.bound());
     }
     return b.toString();
   }
@@ -193,9 +193,9 @@ public final class Contractions {
   }
 
   static String dims(Contraction.Product p) {
-    String m = p.m() == null ? "1" : p.m().extent().name();
-    String batch = p.batch() == null ? "" : p.batch().extent().name() + " x ";
-    return batch + m + " x " + p.k() + " times " + p.k() + " x " + p.n().extent().name()
+    String m = p.m() == null ? "1" : p.m().bound();
+    String batch = p.batch() == null ? "" : p.batch().bound() + " x ";
+    return batch + m + " x " + p.k() + " times " + p.k() + " x " + p.n().bound()
         + (p.transA() ? ", " + p.a().name() + " transposed" : "")
         + (p.transB() ? ", " + p.b().name() + " transposed" : "");
   }

@@ -13,7 +13,7 @@ final class DenseLayout {
   static Poly stride(List<GridDim> grid, GridDim d) {
     Poly p = Poly.ONE;
     for (int i = grid.indexOf(d) + 1; i < grid.size(); i++) {
-      p = p.multiply(Poly.symbol(grid.get(i).extent().name()));
+      p = p.multiply(grid.get(i).size());
     }
     return p;
   }
@@ -21,7 +21,7 @@ final class DenseLayout {
   /** The extents of the grid, outermost first. */
   static List<Poly> extents(List<GridDim> grid) {
     List<Poly> out = new ArrayList<>();
-    grid.forEach(g -> out.add(Poly.symbol(g.extent().name())));
+    grid.forEach(g -> out.add(g.size()));
     return out;
   }
 }

@@ -40,7 +40,7 @@ public enum Message {
   PARALLEL_LOOP_FORM(
       "KILN011",
       "@Parallel loop is not of the supported form: %s; write for (@Parallel int i = 0; i < N;"
-          + " i++) with N a @Dim parameter"),
+          + " i++) with N a @Dim parameter or a size made of them (4 * H, N1 + N2)"),
   OPERATOR_NOT_STATIC("KILN012", "@Operator method '%s' must be static"),
   UNSUPPORTED_PARAMETER_TYPE(
       "KILN013",

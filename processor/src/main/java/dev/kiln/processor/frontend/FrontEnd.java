@@ -151,11 +151,11 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     List<GridDim> grid = new ArrayList<>();
     for (GridStructure.Loop loop : structure.loops()) {
       Expr.Var var = f.newVar(loop.var(), ScalarType.INT, Expr.VarKind.GRID);
-      grid.add(new GridDim(var, loop.extent()));
+      grid.add(new GridDim(var, loop.extent(), loop.size()));
       state.env.put(loop.var(), new Local(ScalarType.INT, var, "@Parallel loop variable '" + loop.var() + "' is assigned in the body"));
       state.bounds.lowerBounds.put(var.name(), Poly.ZERO);
       state.bounds.sourceNames.put(var.name(), var.sourceName());
-      state.bounds.upperBounds.put(var.name(), Poly.symbol(loop.extent().name()).subtract(Poly.ONE));
+      state.bounds.upperBounds.put(var.name(), loop.size().subtract(Poly.ONE));
     }
     lowering.statement(structure.worker());
     SuppressWarnings suppressed = op.element().getAnnotation(SuppressWarnings.class);

@@ -7,6 +7,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.PrimitiveTypeTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
@@ -16,6 +17,8 @@ import com.sun.source.util.TreeScanner;
 import dev.kiln.processor.diag.KilnDiagnostic;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,8 +28,12 @@ import java.util.List;
  */
 record GridStructure(List<VariableTree> prologue, List<Loop> loops, StatementTree worker) {
 
-  /** One {@code for (@Parallel int var = 0; var < extent; var++)}. */
-  record Loop(ForLoopTree tree, String var, Param.Scalar extent) {}
+  /**
+   * One {@code for (@Parallel int var = 0; var < bound; var++)}: the bound a {@code @Dim} ({@code
+   * extent}, {@code size} its symbol) or a polynomial {@code size} of them ({@code 4 * H}, {@code N1
+   * + N2}), then with an {@code extent} of its own that is not a parameter.
+   */
+  record Loop(ForLoopTree tree, String var, Param.Scalar extent, Poly size) {}
 
   static boolean isParallel(ForLoopTree t) {
     return t.getInitializer().size() == 1
@@ -108,12 +115,20 @@ record GridStructure(List<VariableTree> prologue, List<Loop> loops, StatementTre
       throw new KilnDiagnostic(cond == null ? t : cond, m, "the condition must be " + name + " < N");
     }
     Param.Scalar extent = null;
+    Poly size = null;
     if (b.getRightOperand() instanceof IdentifierTree bound
         && signature.param(bound.getName().toString()) instanceof Param.Scalar s && s.dim()) {
       extent = s;
+      size = Poly.symbol(s.name());
+    } else {
+      size = size(b.getRightOperand(), signature);
+      if (size != null) {
+        extent = new Param.Scalar(name + "$extent", -1, ScalarType.INT, true);
+      }
     }
     if (extent == null) {
-      throw new KilnDiagnostic(b.getRightOperand(), m, "the bound '" + b.getRightOperand() + "' is not a @Dim parameter");
+      throw new KilnDiagnostic(b.getRightOperand(), m, "the bound '" + b.getRightOperand() + "' is neither a @Dim"
+          + " parameter nor made of @Dim parameters, int literals, + and * (such as 4 * H or N1 + N2)");
     }
     boolean stepOne = false;
     if (t.getUpdate().size() == 1) {
@@ -128,6 +143,30 @@ record GridStructure(List<VariableTree> prologue, List<Loop> loops, StatementTre
     if (!stepOne) {
       throw new KilnDiagnostic(t, m, "the update must be " + name + "++");
     }
-    return new Loop(t, name, extent);
+    return new Loop(t, name, extent, size);
+  }
+
+  /**
+   * A bound made of {@code @Dim} parameters, non-negative int literals, {@code +}, {@code *} and
+   * parentheses, as a polynomial (never negative, so the loop runs as often as Java's); else null.
+   */
+  private static Poly size(ExpressionTree e, Signature signature) {
+    if (e instanceof ParenthesizedTree p) {
+      return size(p.getExpression(), signature);
+    }
+    if (e instanceof LiteralTree l && l.getValue() instanceof Integer i && i >= 0) {
+      return Poly.constant(i);
+    }
+    if (e instanceof IdentifierTree id && signature.param(id.getName().toString()) instanceof Param.Scalar s && s.dim()) {
+      return Poly.symbol(s.name());
+    }
+    if (e instanceof BinaryTree b && (b.getKind() == Tree.Kind.PLUS || b.getKind() == Tree.Kind.MULTIPLY)) {
+      Poly left = size(b.getLeftOperand(), signature);
+      Poly right = size(b.getRightOperand(), signature);
+      if (left != null && right != null) {
+        return b.getKind() == Tree.Kind.PLUS ? left.add(right) : left.multiply(right);
+      }
+    }
+    return null;
   }
 }

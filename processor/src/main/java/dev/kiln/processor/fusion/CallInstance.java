@@ -51,7 +51,7 @@ record CallInstance(int index, CompositeIr.Call call, List<Expr.Var> grid, List<
         Expr.Var v = f.newVar(g.var().name(), ScalarType.INT, Expr.VarKind.GRID);
         vars.put(g.var(), v);
         grid.add(v);
-        extents.add(call.dims().get(g.extent().name()));
+        extents.add(g.size().substitute(call.dims()));
       }
     }
     collectVars(callee.body(), f, vars);
@@ -81,7 +81,7 @@ record CallInstance(int index, CompositeIr.Call call, List<Expr.Var> grid, List<
 
   /** The shape of a tensor argument of rank 2 or more whose length is the 1-D grid's extent, or null. */
   private static Shape reshape(CompositeIr.Call call, Tensors tensors) {
-    Poly extent = call.dims().get(call.callee().grid().get(0).extent().name());
+    Poly extent = call.callee().grid().get(0).size().substitute(call.dims());
     for (CompositeIr.Arg a : call.args()) {
       if (a instanceof CompositeIr.Arg.Tensor t) {
         Shape shape = tensors.get(t.name()).shape();

@@ -79,7 +79,7 @@ public final class ReportBuilder {
   static String grid(OperatorIr k) {
     StringBuilder b = new StringBuilder("[");
     for (GridDim g : k.grid()) {
-      b.append(b.length() == 1 ? "" : ", ").append(g.var().name()).append(" < ").append(g.extent().name());
+      b.append(b.length() == 1 ? "" : ", ").append(g.var().name()).append(" < ").append(g.bound());
     }
     return b.append(']').toString();
   }

@@ -48,7 +48,7 @@ final class Tensors {
         if (c.callee().grid().size() != 1) {
           continue;
         }
-        Poly extent = c.dims().get(c.callee().grid().get(0).extent().name());
+        Poly extent = c.callee().grid().get(0).size().substitute(c.dims());
         Shape shaped = null;
         for (CompositeIr.Arg a : c.args()) {
           Shape s = a instanceof CompositeIr.Arg.Tensor t ? shapeOf(t.name(), shapes) : null;

@@ -70,7 +70,7 @@ final class WorkerScratch {
       return null;
     }
     GridDim g = op.grid().get(0);
-    Poly extent = Poly.symbol(g.extent().name());
+    Poly extent = g.size();
     for (FusionPlan.Derived d : k.derived()) {
       if (d.param().equals(g.extent())) {
         extent = d.value();

@@ -52,7 +52,7 @@ public final class IrPrinter {
     String indent = "  ";
     for (GridDim d : op.grid()) {
       out.append(indent).append("parallel ").append(d.var().name()).append(" < ")
-          .append(d.extent().name()).append('\n');
+          .append(d.bound()).append('\n');
       usedNames.add(d.var().name());
     }
     if (op.kind() == OperatorKind.ELEMENTWISE) {

@@ -61,4 +61,10 @@ public record OperatorIr(
   public List<Param.Scalar> dims() {
     return scalars().stream().filter(Param.Scalar::dim).toList();
   }
+
+  /** The scalar parameter named {@code name}. */
+  public Param.Scalar scalar(String name) {
+    return scalars().stream().filter(s -> s.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(this.name + " has no scalar parameter '" + name + "'"));
+  }
 }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * updates (a wider term, {@code -=}, {@code =}), a worker assigning a local declared before the
  * grid, an overloaded operator name, and broken signatures ({@code @Shape} missing, naming a non-{@code @Dim}, malformed;
  * {@code @Dim float}; {@code @Out} on a scalar; object and long-array parameters; an output never
- * written; a non-static operator; a {@code @Parallel} loop from 1 or to {@code N + 1}).
+ * written; a non-static operator; a {@code @Parallel} loop from 1 or to {@code N - 1}).
  */
 final class Mutator {
   /** The mutated class, the mutation's name, the operator it changed and the id it should get. */
@@ -150,8 +150,9 @@ final class Mutator {
       new Mutation("output never written", "KILN010", t -> t.addParameter("@Out @Shape(\"" + t.dim() + "\") float[] kilnFuzzUnused")),
       new Mutation("@Parallel loop from 1", "KILN011", t -> t.gridVars.isEmpty() ? null
           : t.replace("int " + t.gridVars.get(0) + " = 0;", "int " + t.gridVars.get(0) + " = 1;")),
-      new Mutation("@Parallel loop to N + 1", "KILN011", t -> t.gridVars.isEmpty() ? null
-          : t.replace(t.gridVars.get(0) + " < " + t.gridDims.get(0) + ";", t.gridVars.get(0) + " < " + t.gridDims.get(0) + " + 1;")),
+      // N + 1 is a bound made of @Dims, which Kiln accepts; N - 1 could be negative, and is refused
+      new Mutation("@Parallel loop to N - 1", "KILN011", t -> t.gridVars.isEmpty() ? null
+          : t.replace(t.gridVars.get(0) + " < " + t.gridDims.get(0) + ";", t.gridVars.get(0) + " < " + t.gridDims.get(0) + " - 1;")),
       new Mutation("non-static operator", "KILN012", t -> t.replace("public static void " + t.op.name() + "(", "public void " + t.op.name() + "(")));
 
   private static final List<Mutation> ELEMENTWISE = List.of(

@@ -107,4 +107,16 @@ public final class Composites {
     Prims.columnsFrom(B, 4 * H, H, 3 * H, 1, z, quarter);
     Prims.add(B * H, half, quarter, out);
   }
+
+  /**
+   * Operators whose {@code @Parallel} bound is {@code 4 * H} (DerivedBounds), composed: the
+   * activations over {@code [B, 4*H]} are the product's epilogue.
+   */
+  @Operator
+  public static void derivedBoundGates(@Dim int B, @Dim int I, @Dim int H, @Shape("B, I") float[] x,
+      @Shape("I, 4*H") float[] w, @Shape("4*H") float[] bias, @Out @Shape("B, 4*H") float[] a) {
+    float[] g = new float[B * 4 * H];
+    dev.kiln.tests.ops.DerivedBounds.gateProduct(B, I, H, x, w, g);
+    dev.kiln.tests.ops.DerivedBounds.gateActivations(B, H, g, bias, a);
+  }
 }

@@ -30,6 +30,8 @@ final class Expectations {
           "rowMax#1", "subRow#1", "expMap#1", "rowSum#1", "divRow#1"),
       one(Composites.class, "dimArguments", "@Dim expressions given to int parameters (2*H, 3*H) are sizes in the kernel;"
           + " both column copies are recomputed inside the add", "columnsFrom#1", "columnsFrom#2", "add#1"),
+      one(Composites.class, "derivedBoundGates", "the activations over [B, 4*H] (a @Parallel bound 4 * H) are the"
+          + " product's epilogue", "gateProduct#1", "gateActivations#1"),
       one(Composites.class, "layerNorm", "one worker per row: a mean pass, a variance pass, an output pass",
           "rowMean#1", "subRow#1", "square#1", "rowMean#2", "addScalar#1", "rsqrtMap#1", "mulRow#1", "mulCols#1",
           "addCols#1"),

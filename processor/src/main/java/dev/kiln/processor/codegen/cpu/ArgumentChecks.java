@@ -51,6 +51,11 @@ public final class ArgumentChecks {
     for (Param.Scalar d : op.dims()) {
       code.addStatement("$T.dim($S, $S, $N)", PolyCode.CHECKS, name, d.name(), d.name());
     }
+    for (dev.kiln.processor.ir.GridDim g : op.grid()) {
+      if (g.derived()) { // a @Parallel bound made of @Dims (4 * H): the kernels compute it in int
+        code.addStatement("$T.size($S, $S, $L)", PolyCode.CHECKS, name, "the @Parallel bound " + g.bound(), PolyCode.of(g.size()));
+      }
+    }
     CodeBlock.Builder dimsArgs = CodeBlock.builder();
     for (int i = 0; i < op.dims().size(); i++) {
       dimsArgs.add(i == 0 ? "$N" : ", $N", op.dims().get(i).name());

@@ -83,7 +83,7 @@ final class GridKernelWriter {
       return m.build();
     }
 
-    String outerExtent = op.grid().get(0).extent().name();
+    String outerExtent = op.grid().get(0).extentText();
     m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
     // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
     boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials);
@@ -126,7 +126,7 @@ final class GridKernelWriter {
       String v = varNames.get(k);
       CodeBlock loop = k == 0
           ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, inner)
-          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, inner);
+          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, inner);
       emitter.add(loop);
     }
     CodeBlock chunkBody = emitter.closeScope();

@@ -78,7 +78,7 @@ final class SimdFission {
     }
     List<String> scratch = new ArrayList<>();
     String first = last == 0 ? lo : "0";
-    String end = last == 0 ? hi : op.grid().get(last).extent().name();
+    String end = last == 0 ? hi : op.grid().get(last).extentText();
     for (int i = 0; i < calls.size(); i++) {
       String t = names.fresh("stage" + i);
       scratch.add(t);

@@ -75,7 +75,7 @@ final class SimdKernelWriter {
   static CodeBlock gridLoop(OperatorIr op, int k, String v, String lo, String hi, CodeBlock body) {
     return k == 0
         ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
-        : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extent().name(), v, body);
+        : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
   }
 
   /**
@@ -171,7 +171,7 @@ final class SimdKernelWriter {
     String v = names.fresh(inner.var().name());
     bound.put(inner.var(), v);
     String start = last == 0 ? lo : "0";
-    String end = last == 0 ? hi : inner.extent().name();
+    String end = last == 0 ? hi : inner.extentText();
     String limit = names.fresh("vectorEnd");
 
     CodeBlock.Builder rows = CodeBlock.builder();

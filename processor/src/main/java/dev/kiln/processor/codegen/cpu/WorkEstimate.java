@@ -22,7 +22,7 @@ final class WorkEstimate {
   static CodeBlock perOuterIndex(OperatorIr op) {
     CodeBlock work = body(op.body());
     for (int k = 1; k < op.grid().size(); k++) {
-      work = CodeBlock.of("$T.mul($L, $N)", PolyCode.CHECKS, work, op.grid().get(k).extent().name());
+      work = CodeBlock.of("$T.mul($L, $N)", PolyCode.CHECKS, work, op.grid().get(k).extentText());
     }
     return work;
   }

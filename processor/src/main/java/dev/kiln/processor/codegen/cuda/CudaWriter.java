@@ -191,7 +191,7 @@ public final class CudaWriter {
     for (int k = g - 1; k >= 0; k--) {
       CodeBlock inner = emitter.closeScope();
       String v = vars.get(k);
-      String extent = CudaNames.identifier(grid.get(k).extent().name());
+      String extent = grid.get(k).extentText(CudaNames::identifier);
       if (k >= sharedZ) {
         String axis = k == g - 1 ? "x" : "y";
         emitter.add(stridedLoop(counters.get(k), v, extent, axis, inner));
@@ -201,7 +201,7 @@ public final class CudaWriter {
         // one of several dimensions flattened onto z: decompose the shared counter
         CodeBlock divisor = CodeBlock.of("1LL");
         for (int j = k + 1; j < sharedZ; j++) {
-          divisor = CodeBlock.of("$L * (long long) $N", divisor, CudaNames.identifier(grid.get(j).extent().name()));
+          divisor = CodeBlock.of("$L * (long long) $N", divisor, grid.get(j).extentText(CudaNames::identifier));
         }
         CodeBlock decl = CodeBlock.builder()
             .addStatement("const int $N = (int) (($N / ($L)) % $N)", v, zCounter, divisor, extent).build();
@@ -209,7 +209,7 @@ public final class CudaWriter {
         if (k == 0) {
           CodeBlock total = CodeBlock.of("(long long) $N", extent);
           for (int j = 1; j < sharedZ; j++) {
-            total = CodeBlock.of("$L * (long long) $N", total, CudaNames.identifier(grid.get(j).extent().name()));
+            total = CodeBlock.of("$L * (long long) $N", total, grid.get(j).extentText(CudaNames::identifier));
           }
           scope = CodeBlock.builder()
               .beginControlFlow("for (long long $N = kiln::first_z(); $N < $L; $N += kiln::stride_z())", zCounter, zCounter, total, zCounter)

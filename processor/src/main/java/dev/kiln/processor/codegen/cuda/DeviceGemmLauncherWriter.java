@@ -62,7 +62,7 @@ public final class DeviceGemmLauncherWriter {
       args.addAll(DeviceLauncherWriter.checkedReads(epilogue));
       List<CodeBlock> extents = new ArrayList<>();
       for (GridDim g : c.epilogue().grid()) {
-        extents.add(CodeBlock.of("$N", g.extent().name()));
+        extents.add(CodeBlock.of("$N", g.extentText()));
       }
       work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
           epilogue.kernel()), stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));

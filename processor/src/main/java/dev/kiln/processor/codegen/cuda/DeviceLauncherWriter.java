@@ -74,7 +74,7 @@ public final class DeviceLauncherWriter {
     if (info.launch() == KernelInfo.Launch.GRID) {
       List<CodeBlock> extents = new ArrayList<>();
       for (GridDim g : op.grid()) {
-        extents.add(CodeBlock.of("$N", g.extent().name()));
+        extents.add(CodeBlock.of("$N", g.extentText()));
       }
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
@@ -103,9 +103,9 @@ public final class DeviceLauncherWriter {
     for (GridDim g : op.grid()) {
       boolean isKept = info.kept().stream().anyMatch(k -> k.var().name().equals(g.var().name()));
       if (isKept) {
-        keptPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, keptPoints, g.extent().name());
+        keptPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, keptPoints, g.extentText());
       } else {
-        reducedPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, reducedPoints, g.extent().name());
+        reducedPoints = CodeBlock.of("$T.mul($L, $N)", CHECKS, reducedPoints, g.extentText());
       }
     }
     CodeBlock.Builder code = CodeBlock.builder()
@@ -152,7 +152,7 @@ public final class DeviceLauncherWriter {
     String chunks = names.fresh("chunks");
     CodeBlock points = CodeBlock.of("1L");
     for (GridDim g : op.grid()) {
-      points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extent().name());
+      points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extentText());
     }
     CodeBlock lengths = CodeBlock.of("0L");
     CodeBlock longest = null;

@@ -275,7 +275,7 @@ final class ReducingKernelWriter {
   static CodeBlock total(List<GridDim> dims) {
     CodeBlock total = null;
     for (GridDim g : dims) {
-      CodeBlock extent = CodeBlock.of("(long long) $N", CudaNames.identifier(g.extent().name()));
+      CodeBlock extent = CodeBlock.of("(long long) $N", g.extentText(CudaNames::identifier));
       total = total == null ? extent : CodeBlock.of("$L * $L", total, extent);
     }
     return total == null ? CodeBlock.of("1LL") : total;
@@ -285,7 +285,7 @@ final class ReducingKernelWriter {
   static CodeBlock decompose(String counter, List<GridDim> dims, List<String> vars) {
     CodeBlock.Builder out = CodeBlock.builder();
     for (int j = 0; j < dims.size(); j++) {
-      String extent = CudaNames.identifier(dims.get(j).extent().name());
+      String extent = dims.get(j).extentText(CudaNames::identifier);
       if (j == dims.size() - 1) {
         out.addStatement("const int $N = (int) ($N % $N)", vars.get(j), counter, extent);
       } else {

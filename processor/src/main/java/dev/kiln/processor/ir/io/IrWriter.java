@@ -27,7 +27,7 @@ import java.util.List;
  * <p>Parameters ({@code param scalar <name> <position> <type> [dim]}, {@code param array <name>
  * <position> in|out|reduce <type> [<extents>] "<shape text>"}), then every expression node once,
  * numbered {@code n0, n1, ...} after its operands, with its type ({@code @k}: the loop scope of a
- * load or trapping division); then {@code grid <var> <extent>} per {@code @Parallel} loop,
+ * load or trapping division); then {@code grid <var> <extent>} (or {@code grid <var> size [4*H]}) per {@code @Parallel} loop,
  * {@code name <node> <local>} for source names, {@code result <node>}, and the statements: {@code
  * store <array> <index> <value> if <guard>}, {@code accumulate sum|product|max|min ...}, and
  * <code>loop &lt;id&gt; &lt;index&gt; &lt;lo&gt; &lt;hi&gt; step &lt;k&gt; if &lt;guard&gt; &#123;</code>

@@ -47,13 +47,28 @@ final class OperatorReader {
     this.nodes = new NodeReader(factory, params);
   }
 
+  /** {@code grid <var> <@Dim>}, or {@code grid <var> size [<polynomial>]} for a bound made of @Dims. */
+  private GridDim gridDim(Cursor c) throws IrFormatException {
+    Expr.Var v = nodes.var(c, "a grid variable");
+    IrSyntax.Token t = c.peek();
+    if (t != null && !t.quoted() && !t.list() && t.text().equals("size")) {
+      c.keyword("size");
+      List<Poly> size = PolyText.parseList(c.list("the grid bound"), c);
+      if (size.size() != 1) {
+        throw c.error("a grid bound is one polynomial, not " + size.size());
+      }
+      return new GridDim(v, new Param.Scalar(v.name() + "$extent", -1, ScalarType.INT, true), size.get(0));
+    }
+    return new GridDim(v, nodes.scalarParam(c));
+  }
+
   /** Reads one line; true when it was the operator's {@code end}. */
   boolean line(Cursor c) throws IrFormatException {
     String first = c.word("a keyword or a node");
     switch (first) {
       case "param" -> param(c);
       case "result-type" -> resultType = c.type();
-      case "grid" -> grid.add(new GridDim(nodes.var(c, "a grid variable"), nodes.scalarParam(c)));
+      case "grid" -> grid.add(gridDim(c));
       case "name" -> names.put(nodes.ref(c), c.text("a name"));
       case "result" -> result = nodes.ref(c);
       case "store" -> statements().add(new Stmt.Store(nodes.arrayParam(c, ArrayRole.OUT), index(c), nodes.ref(c), guard(c), null));

@@ -34,7 +34,9 @@ final class OperatorWriter {
       line("  " + order.ref(e) + " = " + NodeText.definition(e, order));
     }
     for (GridDim d : op.grid()) {
-      line("  grid " + order.ref(d.var()) + " " + IrSyntax.word(d.extent().name()));
+      line("  grid " + order.ref(d.var()) + " " + (d.derived()
+          ? "size " + PolyText.writeList(List.of(d.size())) // a bound made of @Dims: j < 4*H
+          : IrSyntax.word(d.extent().name())));
     }
     for (Map.Entry<Expr, String> n : names) {
       line("  name " + order.ref(n.getKey()) + " " + IrSyntax.word(n.getValue()));
