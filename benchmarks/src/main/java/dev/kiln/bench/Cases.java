@@ -322,10 +322,17 @@ public final class Cases {
       }
     }
 
+    /** The gate products the forward pass stores, kept for the backward pass (lstmStepSaving / lstmStepGradSaved). */
+    float[] gates;
+
     @Benchmark
     public float[] kiln() {
-      BenchOpsKernels.lstmStep(b, in, h, x, hs, c, wx, wh, bias, cn, hn);
-      BenchOpsKernels.lstmStepGrad(b, in, h, x, hs, c, wx, wh, bias, cn, hn, dcn, dhn, dx, dh, dc, dwx, dwh, dbias);
+      if (gates == null) {
+        gates = new float[b * 4 * h];
+      }
+      BenchOpsKernels.lstmStepSaving(b, in, h, x, hs, c, wx, wh, bias, cn, hn, gates);
+      BenchOpsKernels.lstmStepGradSaved(b, in, h, x, hs, c, wx, wh, bias, cn, hn, gates, dcn, dhn, dx, dh, dc, dwx, dwh,
+          dbias);
       return dwx;
     }
 

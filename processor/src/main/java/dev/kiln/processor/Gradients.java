@@ -118,6 +118,7 @@ final class Gradients {
         CompositeIr composite = frontEnd.composite(op);
         if (CompositeGradient.applies(composite)) {
           derive(op, method, names, out, () -> CompositeGradient.derive(composite, this::calleeGradient));
+          derivedComposites.add(op.name());
         }
         continue;
       }
@@ -150,6 +151,24 @@ final class Gradients {
   }
 
   /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
+  /**
+   * The backward pass of {@code composite} as {@code name}, taking its temporaries {@code
+   * saved} as inputs instead of recomputing them; null where it has none.
+   */
+  CompositeIr deriveSaved(CompositeIr composite, java.util.Set<String> saved, String name) {
+    if (!derivedComposites.contains(composite.name())) {
+      return null; // no derived gradient: refused, or written by hand
+    }
+    try {
+      return CompositeGradient.derive(composite, this::calleeGradient, saved, name);
+    } catch (dev.kiln.processor.autodiff.NotDifferentiable | CompositeGradient.Unavailable e) {
+      return null; // its gradient was refused already, with the reason
+    }
+  }
+
+  /** Composites whose gradient this derived (not written by hand). */
+  private final Set<String> derivedComposites = new java.util.HashSet<>();
+
   private CompositeIr calleeGradient(OperatorIr callee) {
     OperatorIr g = handWritten.get(callee.name());
     if (g != null && g.owner().equals(callee.owner())) {

@@ -172,8 +172,20 @@ final class OperatorProcessingStep {
       }
       Gradients.Result derived = gradients.derive(operators, methods, names);
       compiled.addAll(derived.operators());
+      List<CompositeIr> backward = new ArrayList<>(derived.composites());
+      Map<String, String> savedGradientOf = new java.util.HashMap<>();
+      for (FusionPlan plan : List.copyOf(plans)) {
+        SavingForms.Pair pair = SavingForms.of(plan, gradients, names);
+        if (pair != null) {
+          FusionPlan saving = Merger.plan(pair.forward(), k -> kernelName(pair.forward().signature().name(), k, names));
+          plans.add(saving);
+          saving.kernels().forEach(k -> compiled.add(k.ir()));
+          backward.add(pair.backward());
+          savedGradientOf.put(pair.backward().signature().name(), plan.composite().name());
+        }
+      }
       List<FusionPlan> gradientPlans = new ArrayList<>();
-      for (CompositeIr gradient : derived.composites()) {
+      for (CompositeIr gradient : backward) {
         FusionPlan plan = Merger.plan(gradient, k -> kernelName(gradient.name(), k, names));
         gradientPlans.add(plan);
         plan.kernels().forEach(k -> compiled.add(k.ir()));
@@ -239,7 +251,7 @@ final class OperatorProcessingStep {
       // composites are not written: another module calls their generated launchers, it does not fuse into them
       writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
       if (!allPlans.isEmpty()) {
-        Map<String, String> gradientOf = new java.util.HashMap<>();
+        Map<String, String> gradientOf = new java.util.HashMap<>(savedGradientOf);
         for (OperatorIr op : operators) {
           String launcher = dev.kiln.processor.autodiff.GradientNames.launcher(op.name());
           if (gradientPlans.stream().anyMatch(p -> p.composite().name().equals(launcher))) {

@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,10 +37,15 @@ public final class CompositeGradient {
   private final Map<String, Param.Array> params = new HashMap<>();
   private final Map<String, List<String>> contributions = new HashMap<>();
   private final Map<String, String> upstreamOf = new HashMap<>();
+  /** Temporaries of the forward pass given as inputs (kept by its saving form), not recomputed. */
+  private final Set<String> saved;
+  private final String name;
 
-  private CompositeGradient(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient) {
+  private CompositeGradient(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient, Set<String> saved, String name) {
     this.c = c;
     this.calleeGradient = calleeGradient;
+    this.saved = saved;
+    this.name = name;
   }
 
   /**
@@ -47,11 +53,67 @@ public final class CompositeGradient {
    * composite, or throws {@link NotDifferentiable} wrapped in {@link Unavailable}.
    */
   public static CompositeIr derive(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient) throws NotDifferentiable {
+    return derive(c, calleeGradient, Set.of(), GradientNames.launcher(c.signature().name()));
+  }
+
+  /**
+   * The backward composite named {@code name} that takes the forward pass's temporaries {@code
+   * saved} as inputs (after the forward parameters, in the order of {@code c}'s temporaries) instead
+   * of recomputing them: the calls that write only saved temporaries (and outputs) are not repeated.
+   */
+  public static CompositeIr derive(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient, Set<String> saved,
+      String name) throws NotDifferentiable {
     try {
-      return new CompositeGradient(c, calleeGradient).build();
+      return new CompositeGradient(c, calleeGradient, saved, name).build();
     } catch (Unavailable u) {
       throw u.cause;
     }
+  }
+
+  /**
+   * The forward composite {@code c} as {@code name}, with its temporaries {@code saved} made
+   * {@code @Out} parameters after its own (in the order of its temporaries): the same calls, which
+   * now also hand those tensors to the caller, for {@link #derive(CompositeIr, Function, Set, String)}.
+   */
+  public static CompositeIr saving(CompositeIr c, Set<String> saved, String name) {
+    OperatorIr sig = c.signature();
+    List<Param> params = new ArrayList<>(sig.params());
+    List<CompositeIr.Temp> temps = new ArrayList<>();
+    for (CompositeIr.Temp t : c.temps()) {
+      if (saved.contains(t.name())) {
+        params.add(savedParam(t, params.size(), ArrayRole.OUT));
+      } else {
+        temps.add(t);
+      }
+    }
+    OperatorIr savingSig = new OperatorIr(sig.owner(), name, OperatorKind.COMPOSITE, params, null, null, List.of(),
+        List.of(), Map.of());
+    return new CompositeIr(savingSig, temps, c.calls());
+  }
+
+  /** The forward calls a gradient that has {@code saved} given would still repeat. */
+  public static long recomputedCalls(CompositeIr c, Set<String> saved) {
+    Set<String> unsaved = new HashSet<>();
+    c.temps().forEach(t -> {
+      if (!saved.contains(t.name())) {
+        unsaved.add(t.name());
+      }
+    });
+    return c.calls().stream().filter(call -> writesAny(call, unsaved)).count();
+  }
+
+  private static boolean writesAny(CompositeIr.Call call, Set<String> tensors) {
+    for (int k = 0; k < call.args().size(); k++) {
+      if (call.callee().params().get(k) instanceof Param.Array p && p.role() != ArrayRole.IN
+          && call.args().get(k) instanceof CompositeIr.Arg.Tensor t && tensors.contains(t.name())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Param.Array savedParam(CompositeIr.Temp t, int position, ArrayRole role) {
+    return new Param.Array(t.name(), position, t.elementType(), new Shape(t.length().toString(), List.of(t.length())), role);
   }
 
   /** A callee without a gradient, carried out of a {@link Function}. */
@@ -91,6 +153,13 @@ public final class CompositeGradient {
         params.put(a.name(), a);
       }
     }
+    for (CompositeIr.Temp t : c.temps()) {
+      if (saved.contains(t.name())) {
+        Param.Array in = savedParam(t, out.size(), ArrayRole.IN);
+        out.add(in);
+        params.put(t.name(), in);
+      }
+    }
     for (Param.Array a : sig.arrays()) {
       if (a.role() != ArrayRole.IN && a.elementType().isFloating()) {
         String d = GradientNames.gradient(a.name(), taken);
@@ -118,7 +187,7 @@ public final class CompositeGradient {
       }
       sum(parts, g.getValue(), params.get(g.getKey()).elementType(), params.get(g.getKey()).shape().length());
     }
-    OperatorIr gradSig = new OperatorIr(sig.owner(), GradientNames.launcher(sig.name()), OperatorKind.COMPOSITE, out, null,
+    OperatorIr gradSig = new OperatorIr(sig.owner(), name, OperatorKind.COMPOSITE, out, null,
         null, List.of(), List.of(), Map.of());
     return new CompositeIr(gradSig, new ArrayList<>(temps.values()), calls);
   }
@@ -141,18 +210,20 @@ public final class CompositeGradient {
   private void recompute(Set<String> outputs) {
     Set<String> tempNames = new HashSet<>();
     c.temps().forEach(t -> {
-      tempNames.add(t.name());
-      temps.put(t.name(), t);
+      if (!saved.contains(t.name())) {
+        tempNames.add(t.name());
+        temps.put(t.name(), t);
+      }
     });
     for (CompositeIr.Call call : c.calls()) {
-      boolean writesTemp = false;
+      if (!writesAny(call, tempNames)) {
+        continue; // what it wrote is given: an output, or a saved temporary
+      }
       List<CompositeIr.Arg> args = new ArrayList<>(call.args());
       for (int k = 0; k < args.size(); k++) {
         if (call.callee().params().get(k) instanceof Param.Array p && p.role() != ArrayRole.IN
             && args.get(k) instanceof CompositeIr.Arg.Tensor t) {
-          if (tempNames.contains(t.name())) {
-            writesTemp = true;
-          } else if (outputs.contains(t.name())) {
+          if (outputs.contains(t.name()) || saved.contains(t.name())) {
             String scratch = fresh("fwd$" + t.name());
             Param.Array o = params.get(t.name());
             temps.put(scratch, new CompositeIr.Temp(scratch, o.elementType(), o.shape().length(), call.origin()));
@@ -160,9 +231,7 @@ public final class CompositeGradient {
           }
         }
       }
-      if (writesTemp) {
-        calls.add(new CompositeIr.Call(id(call.callee().name()), call.callee(), call.dims(), args, call.origin(), call.line()));
-      }
+      calls.add(new CompositeIr.Call(id(call.callee().name()), call.callee(), call.dims(), args, call.origin(), call.line()));
     }
   }
 

@@ -77,6 +77,15 @@ final class GridGenerator {
     return new GridGenerator(r, callable, constants).operator(name);
   }
 
+  /**
+   * The {@code @Parallel} bound {@code d}, sometimes spelled as a size made of it ({@code (N)},
+   * {@code 1 * N}, {@code N + 0}): the same workers through the path of bounds made of {@code @Dim}s
+   * (a polynomial in every analysis, an int expression in the kernels, checked by the launcher).
+   */
+  private String bound(String d) {
+    return Picks.chance(r, 80) ? d : Picks.one(r, "(" + d + ")", "1 * " + d, d + " + 0", "0 + " + d, d + " * 1");
+  }
+
   // ---- signature ----
 
   private Result operator(String name) {
@@ -282,7 +291,7 @@ final class GridGenerator {
     for (int k = 0; k < gridDims.size(); k++) {
       String v = scope.fresh(r, GRID_VARS);
       gridVars.add(v);
-      w.open("for (@Parallel int " + v + " = 0; " + v + " < " + gridDims.get(k) + "; " + v + "++)");
+      w.open("for (@Parallel int " + v + " = 0; " + v + " < " + bound(gridDims.get(k)) + "; " + v + "++)");
       if (k == 0 && gridDims.size() > 1) {
         w.line("/*@B:" + name + "*/");
       }

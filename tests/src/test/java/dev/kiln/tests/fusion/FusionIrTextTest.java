@@ -28,7 +28,15 @@ class FusionIrTextTest {
     Map<String, IrSummary> ir = IrSummary.read(FusionResources.text(owner, ".ir.txt"));
     TreeSet<String> want = new TreeSet<>();
     Expectations.of(owner).forEach(e -> want.add(e.composite()));
-    assertEquals(want, new TreeSet<>(ir.keySet()), "the composites of " + owner.getSimpleName());
+    TreeSet<String> listed = new TreeSet<>();
+    for (String name : ir.keySet()) {
+      // <op>Saving is <op>'s training form (its stored temporaries handed out): it has <op>'s expectation
+      boolean saving = name.endsWith("Saving") && ir.containsKey(name.substring(0, name.length() - "Saving".length()));
+      if (!saving) {
+        listed.add(name);
+      }
+    }
+    assertEquals(want, listed, "the composites of " + owner.getSimpleName());
   }
 
   @ParameterizedTest(name = "{0}")

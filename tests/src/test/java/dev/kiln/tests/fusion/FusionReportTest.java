@@ -41,10 +41,14 @@ class FusionReportTest {
     for (Object o : list(report, "operators")) {
       Map<String, Object> op = map(o, "an operator");
       if (string(op, "pass").equals("forward")) {
-        names.add(string(op, "name"));
+        if (!string(op, "name").endsWith("Saving")) { // <op>Saving: <op>'s training form, checked by SavingFormsTest
+          names.add(string(op, "name"));
+        }
       } else {
         assertEquals("backward", string(op, "pass"), "pass of " + string(op, "name"));
-        assertEquals(string(op, "gradientOf") + "Grad", string(op, "name"), "a backward pass is named after its operator");
+        String name = string(op, "name");
+        assertEquals(string(op, "gradientOf") + (name.endsWith("GradSaved") ? "GradSaved" : "Grad"), name,
+            "a backward pass is named after its operator");
       }
     }
     Set<String> want = new TreeSet<>();
