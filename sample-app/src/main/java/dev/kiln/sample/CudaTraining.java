@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * {@link Training} on the GPU: the same passes through the device launchers Kiln generated for the
- * same operators ({@code lstmStep}, {@code classifierLoss}, their gradients {@code lstmStepGrad} and
+ * same operators ({@code lstmStepSaving}, {@code classifierLoss}, their gradients {@code lstmStepGradSaved} and
  * {@code classifierLossGrad}, {@code add}, {@code sgd}), with every parameter, state and gradient on
  * the device. Only the B row losses come back each step, to print their mean. Starts from the same
  * parameters and targets as the CPU {@link Training} it is given.
@@ -23,6 +23,9 @@ final class CudaTraining implements Trainer, AutoCloseable {
   private final DeviceFloatArray target;
   private final DeviceFloatArray[] hs;
   private final DeviceFloatArray[] cs;
+  /** Per step, what lstmStepSaving keeps for lstmStepGradSaved: [x | h] and the gate products. */
+  private final DeviceFloatArray[] xhs;
+  private final DeviceFloatArray[] gates;
   private final DeviceFloatArray loss;
   private final DeviceFloatArray dloss;
   private final DeviceFloatArray dx;
@@ -65,6 +68,12 @@ final class CudaTraining implements Trainer, AutoCloseable {
       for (int t = 0; t <= m.steps; t++) {
         hs[t] = zeros(b * h);
         cs[t] = zeros(b * h);
+      }
+      xhs = new DeviceFloatArray[m.steps];
+      gates = new DeviceFloatArray[m.steps];
+      for (int t = 0; t < m.steps; t++) {
+        xhs[t] = zeros((long) b * (m.input + h));
+        gates[t] = zeros(4L * b * h);
       }
       loss = zeros(b);
       float[] meanWeights = new float[b];
@@ -117,8 +126,8 @@ final class CudaTraining implements Trainer, AutoCloseable {
   @Override
   public float forward() {
     for (int t = 0; t < m.steps; t++) {
-      LstmOpsKernels.lstmStep(stream, m.batch, m.input, m.hidden, xs[t], hs[t], cs[t], w, bias,
-          LstmModel.FORGET_BIAS, cs[t + 1], hs[t + 1]);
+      LstmOpsKernels.lstmStepSaving(stream, m.batch, m.input, m.hidden, xs[t], hs[t], cs[t], w, bias,
+          LstmModel.FORGET_BIAS, cs[t + 1], hs[t + 1], xhs[t], gates[t]);
     }
     LstmOpsKernels.classifierLoss(stream, m.batch, m.hidden, m.classes, hs[m.steps], wOut, bOut, target, loss);
     double sum = 0;
@@ -137,8 +146,9 @@ final class CudaTraining implements Trainer, AutoCloseable {
     dc.zero();  // the loss does not read the last cell state
     for (int t = m.steps - 1; t >= 0; t--) {
       boolean last = t == m.steps - 1;
-      LstmOpsKernels.lstmStepGrad(stream, b, m.input, h, xs[t], hs[t], cs[t], w, bias, LstmModel.FORGET_BIAS,
-          cs[t + 1], hs[t + 1], dc, dh, dx, dhPrev, dcPrev, last ? dw : dwStep, last ? dbias : dbiasStep);
+      LstmOpsKernels.lstmStepGradSaved(stream, b, m.input, h, xs[t], hs[t], cs[t], w, bias, LstmModel.FORGET_BIAS,
+          cs[t + 1], hs[t + 1], xhs[t], gates[t], dc, dh, dx, dhPrev, dcPrev, last ? dw : dwStep,
+          last ? dbias : dbiasStep);
       if (!last) {
         LstmOpsKernels.add(stream, Math.toIntExact(dw.length()), dw, dwStep, dwSum);
         LstmOpsKernels.add(stream, Math.toIntExact(dbias.length()), dbias, dbiasStep, dbiasSum);

@@ -5,9 +5,11 @@ import java.util.Random;
 
 /**
  * Training the sample's LSTM classifier with gradient descent, every forward and backward pass run
- * by launchers Kiln generated from {@link LstmOps}: {@code lstmStep} and {@code classifierLoss}
- * forward; their backward passes {@code classifierLossGrad} and {@code lstmStepGrad}
- * (backpropagation through time), which Kiln derives from the operators' source (the affine map's
+ * by launchers Kiln generated from {@link LstmOps}: {@code lstmStepSaving} (the step, handing out
+ * the concatenated input and the gate products its fused forward pass stores anyway) and {@code
+ * classifierLoss} forward; their backward passes {@code classifierLossGrad} and {@code
+ * lstmStepGradSaved} (backpropagation through time, reading those instead of computing the gate
+ * products again), which Kiln derives from the operators' source (the affine map's
  * part is its hand-written {@code @Gradient}, {@link LstmOps#affineBackward}); {@code add} to sum a weight's gradient over the time steps and
  * {@code sgd} to update it. The host only seeds the
  * upstream gradients, swaps array references and sums the B row losses for printing.
@@ -37,6 +39,9 @@ final class Training implements Trainer {
   // Forward results kept for the backward pass: hs[t], cs[t] are the state before step t.
   private final float[][] hs;
   private final float[][] cs;
+  /** Per step, what lstmStepSaving keeps for lstmStepGradSaved: [x | h] and the gate products. */
+  private final float[][] xhs;
+  private final float[][] gates;
   private final float[] loss;
 
   // Backward buffers.
@@ -93,6 +98,8 @@ final class Training implements Trainer {
     wOutNext = new float[wOut.length];
     bOutNext = new float[bOut.length];
     hs = new float[m.steps + 1][b * h];
+    xhs = new float[m.steps][b * (m.input + h)];
+    gates = new float[m.steps][b * 4 * h];
     cs = new float[m.steps + 1][b * h];
     loss = new float[b];
     dloss = new float[b];
@@ -117,8 +124,8 @@ final class Training implements Trainer {
   @Override
   public float forward() {
     for (int t = 0; t < m.steps; t++) {
-      LstmOpsKernels.lstmStep(m.batch, m.input, m.hidden, m.xs[t], hs[t], cs[t], w, bias,
-          LstmModel.FORGET_BIAS, cs[t + 1], hs[t + 1]);
+      LstmOpsKernels.lstmStepSaving(m.batch, m.input, m.hidden, m.xs[t], hs[t], cs[t], w, bias,
+          LstmModel.FORGET_BIAS, cs[t + 1], hs[t + 1], xhs[t], gates[t]);
     }
     LstmOpsKernels.classifierLoss(m.batch, m.hidden, m.classes, hs[m.steps], wOut, bOut, target, loss);
     return mean(loss);
@@ -134,8 +141,9 @@ final class Training implements Trainer {
     Arrays.fill(dc, 0f);  // the loss does not read the last cell state: its gradient starts at zero
     for (int t = m.steps - 1; t >= 0; t--) {
       boolean last = t == m.steps - 1;
-      LstmOpsKernels.lstmStepGrad(b, m.input, h, m.xs[t], hs[t], cs[t], w, bias, LstmModel.FORGET_BIAS,
-          cs[t + 1], hs[t + 1], dc, dh, dx, dhPrev, dcPrev, last ? dw : dwStep, last ? dbias : dbiasStep);
+      LstmOpsKernels.lstmStepGradSaved(b, m.input, h, m.xs[t], hs[t], cs[t], w, bias, LstmModel.FORGET_BIAS,
+          cs[t + 1], hs[t + 1], xhs[t], gates[t], dc, dh, dx, dhPrev, dcPrev, last ? dw : dwStep,
+          last ? dbias : dbiasStep);
       if (!last) {
         LstmOpsKernels.add(dw.length, dw, dwStep, dwSum);
         LstmOpsKernels.add(dbias.length, dbias, dbiasStep, dbiasSum);

@@ -41,9 +41,10 @@ final class TrainingRun {
     out.printf(Locale.ROOT, "Training %s: %d steps of gradient descent (lr %s) on the mean cross-entropy of the%n",
         where, options.train(), Training.LEARNING_RATE);
     out.println("same LSTM, classifying its B input sequences by the class a random linear teacher gives their");
-    out.println("sum over time. Every pass is a Kiln launcher: lstmStep and classifierLoss forward; their backward");
-    out.println("passes classifierLossGrad and lstmStepGrad (through time), derived by Kiln from the operators'");
-    out.println("source, with affine's hand-written @Gradient (affineBackward) inside; add and sgd for the update.");
+    out.println("sum over time. Every pass is a Kiln launcher: lstmStepSaving (the step, keeping its gate products)");
+    out.println("and classifierLoss forward; their backward passes classifierLossGrad and lstmStepGradSaved (through");
+    out.println("time, reading the kept products), derived by Kiln from the operators' source, with affine's");
+    out.println("hand-written @Gradient (affineBackward) inside; add and sgd for the update.");
 
     gradientCheck(t, failures);
 
