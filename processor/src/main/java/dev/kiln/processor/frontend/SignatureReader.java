@@ -89,7 +89,8 @@ public final class SignatureReader {
     if (type.getKind() == TypeKind.ARRAY) {
       TypeMirror component = ((ArrayType) type).getComponentType();
       ScalarType elementType = ScalarType.ofJavaName(component.toString());
-      if (elementType == null || !(elementType == ScalarType.FLOAT || elementType == ScalarType.DOUBLE || elementType == ScalarType.INT)) {
+      if (elementType == null || !(elementType == ScalarType.FLOAT || elementType == ScalarType.DOUBLE || elementType == ScalarType.INT
+          || elementType == ScalarType.LONG)) {
         reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
         return null;
       }

@@ -1,6 +1,6 @@
 package dev.kiln.processor.ir;
 
-/** The scalar types of the DSL. Arrays hold {@code FLOAT}, {@code DOUBLE} or {@code INT}. */
+/** The scalar types of the DSL. Arrays hold {@code FLOAT}, {@code DOUBLE}, {@code INT} or {@code LONG}. */
 public enum ScalarType {
   BOOL("boolean", "bool"),
   INT("int", "i32"),

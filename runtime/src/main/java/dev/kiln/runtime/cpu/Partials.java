@@ -82,4 +82,28 @@ public final class Partials {
       out[e] = op.combine(out[e], total[e]);
     }
   }
+
+  public static long[][] longs(ReduceOp op, int chunks, int length) {
+    long[][] partials = new long[chunks][length];
+    for (long[] p : partials) {
+      Arrays.fill(p, op.identityLong());
+    }
+    return partials;
+  }
+
+  public static void foldInto(long[] out, long[][] partials, ReduceOp op) {
+    for (int stride = 1; stride < partials.length; stride *= 2) {
+      for (int i = 0; i + stride < partials.length; i += 2 * stride) {
+        long[] a = partials[i];
+        long[] b = partials[i + stride];
+        for (int e = 0; e < a.length; e++) {
+          a[e] = op.combine(a[e], b[e]);
+        }
+      }
+    }
+    long[] total = partials[0];
+    for (int e = 0; e < out.length; e++) {
+      out[e] = op.combine(out[e], total[e]);
+    }
+  }
 }

@@ -36,6 +36,24 @@ public enum ReduceOp {
     }
   }
 
+  public long identityLong() {
+    switch (this) {
+      case SUM: return 0L;
+      case PRODUCT: return 1L;
+      case MAX: return Long.MIN_VALUE;
+      default: return Long.MAX_VALUE;
+    }
+  }
+
+  public long combine(long a, long b) {
+    switch (this) {
+      case SUM: return a + b;
+      case PRODUCT: return a * b;
+      case MAX: return Math.max(a, b);
+      default: return Math.min(a, b);
+    }
+  }
+
   public float combine(float a, float b) {
     switch (this) {
       case SUM: return a + b;

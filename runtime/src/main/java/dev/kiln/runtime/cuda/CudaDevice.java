@@ -149,6 +149,17 @@ public final class CudaDevice {
     return new DeviceIntArray(memory, length);
   }
 
+  /** A new uninitialised device array of longs. */
+  public DeviceLongArray allocLongs(long length) {
+    return new DeviceLongArray(memory, length);
+  }
+
+  /** A new device array holding a copy of {@code host}. */
+  public DeviceLongArray upload(long[] host) {
+    DeviceLongArray a = allocLongs(lengthOf(host));
+    return filled(a, () -> a.upload(host));
+  }
+
   /** A new device array holding a copy of {@code host}. */
   public DeviceFloatArray upload(float[] host) {
     DeviceFloatArray a = allocFloats(lengthOf(host));

@@ -105,6 +105,9 @@ final class DeviceMemory implements MemoryOps {
     if (array instanceof int[] i) {
       return Pointer.to(i);
     }
-    throw new IllegalArgumentException("not a float[], double[] or int[]: " + array);
+    if (array instanceof long[] l) {
+      return Pointer.to(l);
+    }
+    throw new IllegalArgumentException("not a float[], double[], int[] or long[]: " + array);
   }
 }

@@ -94,6 +94,7 @@ record GpuBackend(CudaDevice gpu) {
     if (value instanceof float[]) return t == DeviceFloatArray.class;
     if (value instanceof double[]) return t == DeviceDoubleArray.class;
     if (value instanceof int[]) return t == DeviceIntArray.class;
+    if (value instanceof long[]) return t == dev.kiln.runtime.cuda.DeviceLongArray.class;
     if (value instanceof Float) return t == float.class;
     if (value instanceof Double) return t == double.class;
     if (value instanceof Integer) return t == int.class;

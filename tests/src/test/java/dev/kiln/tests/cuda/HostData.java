@@ -41,6 +41,7 @@ final class HostData {
     if (p.isAnnotationPresent(Out.class) && !reduce) {
       if (t == float[].class) { float[] a = new float[n]; Arrays.fill(a, Float.NaN); return a; }
       if (t == double[].class) { double[] a = new double[n]; Arrays.fill(a, Double.NaN); return a; }
+      if (t == long[].class) { long[] a = new long[n]; Arrays.fill(a, Long.MIN_VALUE + 7); return a; }
       int[] a = new int[n]; Arrays.fill(a, Integer.MIN_VALUE + 7); return a;
     }
     return array(t, n, Math.max(1, smallest), random);
@@ -57,6 +58,11 @@ final class HostData {
       for (int i = 0; i < n; i++) a[i] = random.nextDouble(-2, 2);
       return a;
     }
+    if (t == long[].class) { // past int, so that 64-bit arithmetic shows
+      long[] a = new long[n];
+      for (int i = 0; i < n; i++) a[i] = random.nextLong(-(1L << 40), 1L << 40);
+      return a;
+    }
     int[] a = new int[n];
     for (int i = 0; i < n; i++) a[i] = random.nextInt(0, Math.max(1, intBound));
     return a;
@@ -68,6 +74,7 @@ final class HostData {
       if (out[i] instanceof float[] a) out[i] = a.clone();
       else if (out[i] instanceof double[] a) out[i] = a.clone();
       else if (out[i] instanceof int[] a) out[i] = a.clone();
+      else if (out[i] instanceof long[] a) out[i] = a.clone();
     }
     return out;
   }
@@ -77,6 +84,7 @@ final class HostData {
     if (value instanceof float[] a) d = gpu.upload(a);
     else if (value instanceof double[] a) d = gpu.upload(a);
     else if (value instanceof int[] a) d = gpu.upload(a);
+    else if (value instanceof long[] a) d = gpu.upload(a);
     else return value;
     allocated.add(d);
     return d;
@@ -86,12 +94,22 @@ final class HostData {
   static void copyBack(DeviceArray d, Object into) {
     if (d instanceof DeviceFloatArray f) f.download((float[]) into);
     else if (d instanceof DeviceDoubleArray f) f.download((double[]) into);
+    else if (d instanceof dev.kiln.runtime.cuda.DeviceLongArray l) l.download((long[]) into);
     else ((DeviceIntArray) d).download((int[]) into);
   }
 
   /** Floats within 2e-4 relative (1e-9 for doubles) of the reference, NaN where it is NaN; ints exact. */
   static void assertClose(String what, Object expected, Object actual) {
     int n = java.lang.reflect.Array.getLength(expected);
+    if (expected instanceof long[] el) { // exact: a double would round 64-bit values
+      long[] al = (long[]) actual;
+      for (int i = 0; i < n; i++) {
+        if (el[i] != al[i]) {
+          fail(what + "[" + i + "] expected " + el[i] + " but CUDA gave " + al[i]);
+        }
+      }
+      return;
+    }
     for (int i = 0; i < n; i++) {
       double e = ((Number) java.lang.reflect.Array.get(expected, i)).doubleValue();
       double a = ((Number) java.lang.reflect.Array.get(actual, i)).doubleValue();

@@ -79,6 +79,7 @@ public final class DeviceCompositeWriter {
     switch (t) {
       case FLOAT: return "allocFloats";
       case DOUBLE: return "allocDoubles";
+      case LONG: return "allocLongs";
       default: return "allocInts";
     }
   }

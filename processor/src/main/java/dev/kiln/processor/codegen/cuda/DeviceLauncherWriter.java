@@ -32,6 +32,7 @@ public final class DeviceLauncherWriter {
     switch (t) {
       case FLOAT: return ClassName.get("dev.kiln.runtime.cuda", "DeviceFloatArray");
       case DOUBLE: return ClassName.get("dev.kiln.runtime.cuda", "DeviceDoubleArray");
+      case LONG: return ClassName.get("dev.kiln.runtime.cuda", "DeviceLongArray");
       default: return ClassName.get("dev.kiln.runtime.cuda", "DeviceIntArray");
     }
   }
