@@ -130,7 +130,7 @@ final class CompositeLowering {
     if (v.getInitializer() instanceof NewArrayTree n && n.getDimensions().size() == 1 && n.getInitializers() == null
         && n.getType() instanceof PrimitiveTypeTree t) {
       ScalarType type = ScalarType.ofJavaName(t.getPrimitiveTypeKind().name().toLowerCase(java.util.Locale.ROOT));
-      if (type != ScalarType.FLOAT && type != ScalarType.DOUBLE && type != ScalarType.INT) {
+      if (type != ScalarType.FLOAT && type != ScalarType.DOUBLE && type != ScalarType.INT && type != ScalarType.LONG) {
         throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "a temporary of type " + t + "[]");
       }
       Poly length = size(n.getDimensions().get(0));

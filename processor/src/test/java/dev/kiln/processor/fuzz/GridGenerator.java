@@ -164,7 +164,7 @@ final class GridGenerator {
   }
 
   private FuzzType elementType() {
-    return Picks.weighted(r, FuzzType.FLOAT, 7, FuzzType.DOUBLE, 2, FuzzType.INT, 2);
+    return Picks.weighted(r, FuzzType.FLOAT, 7, FuzzType.DOUBLE, 2, FuzzType.INT, 2, FuzzType.LONG, 1);
   }
 
   private List<Extent> inputShape() {
@@ -547,7 +547,7 @@ final class GridGenerator {
         w.line(target + " *= " + value + ";");
         break;
       default: {
-        String fn = (a.element() == FuzzType.INT ? "Math." : Picks.one(r, "", "KMath.", "Math."))
+        String fn = (a.element().isIntegral() ? "Math." : Picks.one(r, "", "KMath.", "Math."))
             + (a.reduce() == OperatorSpec.ReduceKind.MAX ? "max" : "min");
         w.line(target + " = " + fn + (r.nextBoolean() ? "(" + target + ", " + value + ")" : "(" + value + ", " + target + ")") + ";");
         break;
