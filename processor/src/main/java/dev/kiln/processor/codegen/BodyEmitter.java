@@ -38,6 +38,7 @@ public final class BodyEmitter {
   private final Map<Param.Array, String> accumulators = new HashMap<>();
   private final Map<Param.Array, String[]> checked = new HashMap<>(); // {length, error flag}
   private Set<Expr> checkedLoads = Set.of();
+  private Set<Stmt.Store> checkedStores = Set.of();
   private Map<Param.Array, String> loadLengths = Map.of();
   private String loadFlag;
   private final Map<Expr, Integer> depthMemo = new HashMap<>();
@@ -109,7 +110,16 @@ public final class BodyEmitter {
    * read gives 0 and sets {@code flag[0] = 1} (device code cannot throw).
    */
   public void checkedLoads(Set<Expr> loads, Map<Param.Array, String> lengths, String flag) {
+    checkedAccesses(loads, Set.of(), lengths, flag);
+  }
+
+  /**
+   * As {@link #checkedLoads}, and the stores {@code stores} too: outside {@code [0, length)} such a
+   * store writes nothing and sets {@code flag[0] = 1}.
+   */
+  public void checkedAccesses(Set<Expr> loads, Set<Stmt.Store> stores, Map<Param.Array, String> lengths, String flag) {
     this.checkedLoads = Set.copyOf(loads);
+    this.checkedStores = Set.copyOf(stores);
     this.loadLengths = Map.copyOf(lengths);
     this.loadFlag = flag;
   }
@@ -169,7 +179,17 @@ public final class BodyEmitter {
       if (s instanceof Stmt.Store st) {
         CodeBlock index = expr(st.index());
         CodeBlock value = expr(st.value());
-        guarded(st.guard(), CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build());
+        CodeBlock write = CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build();
+        if (checkedStores.contains(st) && !targets.containsKey(st.array())) {
+          write = CodeBlock.builder()
+              .beginControlFlow("if (0 <= ($L) && ($L) < $N)", index, index, loadLengths.get(st.array()))
+              .add(write)
+              .nextControlFlow("else")
+              .addStatement("$N[0] = 1", loadFlag)
+              .endControlFlow()
+              .build();
+        }
+        guarded(st.guard(), write);
       } else if (s instanceof Stmt.Accumulate a) {
         guarded(a.guard(), accumulate(a));
       } else {

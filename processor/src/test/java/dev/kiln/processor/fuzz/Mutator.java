@@ -98,6 +98,19 @@ final class Mutator {
 
   private record Mutation(String name, String expectedId, Function<Target, String> apply) {}
 
+  /** A new input over the innermost grid dimension, read at its grid variable {@code offset} with no guard. */
+  private static String edgeRead(Target t, String offset) {
+    int last = t.gridVars.size() - 1;
+    String added = t.addParameter("@Shape(\"" + t.gridDims.get(last) + "\") float[] kilnFuzzEdge");
+    if (added == null) {
+      return null;
+    }
+    String marker = "/*@W:" + t.op.name() + "*/";
+    int at = added.indexOf(marker);
+    return at < 0 ? null : added.substring(0, at + marker.length()) + " float kilnFuzzE = kilnFuzzEdge["
+        + t.gridVars.get(last) + " " + offset + "];" + added.substring(at + marker.length());
+  }
+
   private static final String HELPER = "static float kilnFuzzHelper(float v) { return v; }";
   private static final String FIELD = "static float kilnFuzzState = 1f;";
 
@@ -129,6 +142,11 @@ final class Mutator {
       new Mutation("statement between @Parallel loops", "KILN017", t -> t.insert('B', "float kilnFuzzZ = 0f;")),
       new Mutation("counting-down loop", "KILN025", t -> t.insert('W', "for (int kilnFuzzQ = " + t.dim() + "; kilnFuzzQ > 0; kilnFuzzQ--) { }")),
       new Mutation("assignment to a grid variable", "KILN011", t -> t.gridVars.isEmpty() ? null : t.insert('W', t.gridVars.get(t.gridVars.size() - 1) + " = 0;")),
+      // edge reads: out of bounds for some worker at every size (KILN047, naming the worker)
+      new Mutation("unguarded read past the end", "KILN047", t -> t.gridVars.isEmpty() ? null
+          : edgeRead(t, "+ 1")),
+      new Mutation("unguarded read before the start", "KILN047", t -> t.gridVars.isEmpty() ? null
+          : edgeRead(t, "- 1")),
       new Mutation("negative constant index", "KILN008", t -> first(t.arrays(OperatorSpec.Role.IN), a -> t.insert('W', "double kilnFuzzO = " + a.name() + "[-1];"))),
       new Mutation("reduction with -=", "KILN021", t -> first(t.arrays(OperatorSpec.Role.REDUCE), a -> t.insert('W', a.name() + "[0] -= 1;"))),
       new Mutation("reduction with =", "KILN021", t -> first(t.arrays(OperatorSpec.Role.REDUCE), a -> t.insert('W', a.name() + "[0] = 1;"))),

@@ -26,4 +26,12 @@ public final class Shifts {
       y[i] = x[index[i]];
     }
   }
+
+  /** {@code y[i + k] = 2 x[i]}: past the end of {@code y} for the last workers when k > 8, before it when k < 0. */
+  @Operator
+  public static void shiftedWrite(@Dim int N, @Shape("N") float[] x, int k, @Out @Shape("N + 8") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i + k] = x[i] * 2f;
+    }
+  }
 }

@@ -126,6 +126,38 @@ class CudaEdgeCasesTest {
   }
 
   /**
+   * A write at {@code i + k}, out of the array for some {@code k} only (a KILN049 warning at
+   * compile time): in range it agrees with plain Java; out of range the kernel writes nothing there,
+   * flags it, and the next synchronising call throws naming the operator, where a GPU would write
+   * past the array and Java throws ArrayIndexOutOfBoundsException.
+   */
+  @Test
+  void anAffineWriteOutOfBoundsForSomeArgumentsIsReported() {
+    int n = 1000;
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = i * 0.5f;
+    }
+    float[] expected = new float[n + 8];
+    dev.kiln.tests.bounds.Shifts.shiftedWrite(n, x, 5, expected);
+    try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray dy = device.allocFloats(n + 8)) {
+      dy.zero();
+      dev.kiln.tests.bounds.ShiftsKernels.shiftedWrite(device.defaultStream(), n, dx, 5, dy);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, dy.download());
+      org.junit.jupiter.api.Assertions.assertThrows(ArrayIndexOutOfBoundsException.class,
+          () -> dev.kiln.tests.bounds.Shifts.shiftedWrite(n, x, 9, new float[n + 8]));
+      dev.kiln.tests.bounds.ShiftsKernels.shiftedWrite(device.defaultStream(), n, dx, 9, dy);
+      dev.kiln.runtime.KilnException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kiln.runtime.KilnException.class,
+          () -> device.defaultStream().synchronize());
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("ArrayIndexOutOfBoundsException")
+          && e.getMessage().contains("Shifts.shiftedWrite"), e.getMessage());
+      dy.zero();
+      dev.kiln.tests.bounds.ShiftsKernels.shiftedWrite(device.defaultStream(), n, dx, 5, dy);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, dy.download()); // the flag was cleared
+    }
+  }
+
+  /**
    * A read at a data index: in range it agrees with plain Java; out of range the kernel reads 0 and
    * flags it, and the next synchronising call throws, naming the kernel, where Java would throw
    * ArrayIndexOutOfBoundsException.

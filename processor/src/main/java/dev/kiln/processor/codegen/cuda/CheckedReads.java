@@ -32,14 +32,18 @@ import java.util.Set;
  * worker; the processor's KILN047 refuses it only when unguarded, and a guard it cannot see through,
  * or a size that makes it fail only sometimes, leaves it to this check).
  *
- * <p>A kernel with such reads takes, after all its other parameters, the length of each array read
- * so ({@code long long <a>_length}) and the flag ({@code int* read_errors}).
+ * <p>Stores are checked the same way: a store not provably inside its array (the race check has
+ * already made it affine and distinct across workers; KILN049 warned about it) writes nothing
+ * outside {@code [0, length)} and sets the flag, where a GPU would write past the array.
+ *
+ * <p>A kernel with such reads or stores takes, after all its other parameters, the length of each
+ * array accessed so ({@code long long <a>_length}) and the flag ({@code int* read_errors}).
  */
 final class CheckedReads {
   private CheckedReads() {}
 
   /** The loads of {@code op} to check, and the arrays they read, in parameter order. */
-  record Found(Set<Expr> loads, List<Param.Array> arrays) {}
+  record Found(Set<Expr> loads, Set<Stmt.Store> stores, List<Param.Array> arrays) {}
 
   /** The arrays {@code op} reads at a data-dependent index, in parameter order. */
   static List<Param.Array> arrays(OperatorIr op) {
@@ -60,11 +64,12 @@ final class CheckedReads {
         ordered.add(a);
       }
     }
-    return new Found(Set.copyOf(search.loads), ordered);
+    return new Found(Set.copyOf(search.loads), Set.copyOf(search.stores), ordered);
   }
 
   private static final class Search {
     final Set<Expr> loads = new HashSet<>();
+    final Set<Stmt.Store> stores = new HashSet<>();
     final Set<Param.Array> arrays = new LinkedHashSet<>();
     final Set<Expr.Var> dataVars = new HashSet<>();
     final Map<Expr, Boolean> memo = new HashMap<>();
@@ -80,7 +85,10 @@ final class CheckedReads {
     void statements(List<Stmt> body) {
       for (Stmt s : body) {
         if (s instanceof Stmt.Store st) {
-          visit(st.index());
+          if (visit(st.index()) || !provablyInside(st.index(), st.array())) {
+            stores.add(st); // a GPU would write past the array: checked like a read
+            arrays.add(st.array());
+          }
           visit(st.value());
           visit(st.guard());
         } else if (s instanceof Stmt.Accumulate a) {
@@ -133,7 +141,7 @@ final class CheckedReads {
         data |= visit(o);
       }
       if (e instanceof Expr.Load l) {
-        if (visit(l.index()) || !provablyInside(l)) {
+        if (visit(l.index()) || !provablyInside(l.index(), l.array())) {
           loads.add(l);
           arrays.add(l.array());
         }
@@ -147,9 +155,9 @@ final class CheckedReads {
      * Whether {@code l}'s index is affine and within its array for every worker, loop iteration and
      * size (guards not counted: a read under {@code i > 0} at {@code i - 1} is checked, and cannot fail).
      */
-    private boolean provablyInside(Expr.Load l) {
-      Affine a = AffineAnalysis.affine(l.index());
-      return a != null && IndexTerms.within(a, l.array().shape().length(), ranges, dims);
+    private boolean provablyInside(Expr index, Param.Array array) {
+      Affine a = AffineAnalysis.affine(index);
+      return a != null && IndexTerms.within(a, array.shape().length(), ranges, dims);
     }
   }
 
@@ -171,7 +179,7 @@ final class CheckedReads {
     }
     String flag = names.fresh("read_errors");
     params.add(CodeBlock.of("int* __restrict__ $N", flag));
-    emitter.checkedLoads(found.loads(), lengths, flag);
+    emitter.checkedAccesses(found.loads(), found.stores(), lengths, flag);
     return params;
   }
 }
