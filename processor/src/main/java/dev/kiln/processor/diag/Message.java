@@ -45,7 +45,8 @@ public enum Message {
   UNSUPPORTED_PARAMETER_TYPE(
       "KILN013",
       "parameter '%s' has type %s; operators take float, double, int, long and boolean scalars"
-          + " and float[], double[], int[] and long[] arrays"),
+          + " and float[], double[], int[], long[], short[] and byte[] arrays (short[] and byte[] not"
+          + " @Reduce)"),
   ARRAY_WITHOUT_SHAPE(
       "KILN014", "array parameter '%s' needs a @Shape, e.g. @Shape(\"N\") or @Shape(\"B, H\")"),
   DIM_NOT_INT("KILN015", "@Dim parameter '%s' must be an int"),

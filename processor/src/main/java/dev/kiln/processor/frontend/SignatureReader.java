@@ -61,6 +61,9 @@ public final class SignatureReader {
     } else {
       kind = OperatorKind.ELEMENTWISE;
       resultType = ScalarType.ofJavaName(ret.getKind().isPrimitive() ? ret.toString() : "");
+      if (resultType != null && resultType.isNarrow()) {
+        resultType = null; // byte and short are array elements only
+      }
       Tree where = op.tree().getReturnType() != null ? op.tree().getReturnType() : op.tree();
       if (resultType == null) {
         reporter.error(where, op.unit(), Message.RETURN_TYPE, op.name(), "returns " + ret);
@@ -90,7 +93,7 @@ public final class SignatureReader {
       TypeMirror component = ((ArrayType) type).getComponentType();
       ScalarType elementType = ScalarType.ofJavaName(component.toString());
       if (elementType == null || !(elementType == ScalarType.FLOAT || elementType == ScalarType.DOUBLE || elementType == ScalarType.INT
-          || elementType == ScalarType.LONG)) {
+          || elementType == ScalarType.LONG || elementType.isNarrow())) {
         reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
         return null;
       }
@@ -103,10 +106,14 @@ public final class SignatureReader {
         return null;
       }
       ArrayRole role = reduce ? ArrayRole.REDUCE : out ? ArrayRole.OUT : ArrayRole.IN;
+      if (role == ArrayRole.REDUCE && elementType.isNarrow()) { // no 8- or 16-bit atomics or partials
+        reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, "@Reduce " + type);
+        return null;
+      }
       return new Param.Array(name, position, elementType, shape, role);
     }
     ScalarType scalar = type.getKind().isPrimitive() ? ScalarType.ofJavaName(type.toString()) : null;
-    if (scalar == null) {
+    if (scalar == null || scalar.isNarrow()) {
       reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
       return null;
     }

@@ -57,7 +57,8 @@ public final class ExprFactory {
     if (type.isFloating()) {
       return constant(type, value);
     }
-    long v = type == ScalarType.INT ? (int) value : type == ScalarType.BOOL ? (value != 0 ? 1 : 0) : value;
+    long v = type == ScalarType.INT ? (int) value : type == ScalarType.SHORT ? (short) value
+        : type == ScalarType.BYTE ? (byte) value : type == ScalarType.BOOL ? (value != 0 ? 1 : 0) : value;
     return intern(new Key("const", v, type, List.of()), id -> new Expr.Const(id, type, v, v));
   }
 
@@ -308,7 +309,7 @@ public final class ExprFactory {
       }
       if (x.type().isFloating()) {
         double v = c.floatingValue();
-        return integral(type, type == ScalarType.INT ? (long) (int) v : (long) v);
+        return integral(type, type == ScalarType.LONG ? (long) v : (long) (int) v); // (short) f is (short) (int) f
       }
       return integral(type, c.integralValue());
     }

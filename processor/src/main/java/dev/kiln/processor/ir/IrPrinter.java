@@ -229,6 +229,8 @@ public final class IrPrinter {
     switch (c.type()) {
       case BOOL:
         return Boolean.toString(c.booleanValue());
+      case BYTE:
+      case SHORT:
       case INT:
         return Long.toString(c.integralValue());
       case LONG:

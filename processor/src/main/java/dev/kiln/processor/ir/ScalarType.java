@@ -1,8 +1,11 @@
 package dev.kiln.processor.ir;
 
-/** The scalar types of the DSL. Arrays hold {@code FLOAT}, {@code DOUBLE}, {@code INT} or {@code LONG}. */
+/** The scalar types of the DSL. Arrays hold {@code FLOAT}, {@code DOUBLE}, {@code INT}, {@code LONG}, {@code SHORT} or {@code BYTE}
+ * (the last two only as array elements: a load promotes them to {@code INT}, a store narrows). */
 public enum ScalarType {
   BOOL("boolean", "bool"),
+  BYTE("byte", "i8"),
+  SHORT("short", "i16"),
   INT("int", "i32"),
   LONG("long", "i64"),
   FLOAT("float", "f32"),
@@ -29,7 +32,12 @@ public enum ScalarType {
   }
 
   public boolean isIntegral() {
-    return this == INT || this == LONG;
+    return this == BYTE || this == SHORT || this == INT || this == LONG;
+  }
+
+  /** A type Java promotes to {@code int} before any arithmetic: {@code byte} and {@code short} (array elements only). */
+  public boolean isNarrow() {
+    return this == BYTE || this == SHORT;
   }
 
   public boolean isNumeric() {

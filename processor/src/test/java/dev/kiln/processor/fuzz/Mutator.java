@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * {@code out[0]}, a non-affine index), constant out-of-bounds indices, wrong {@code @Reduce}
  * updates (a wider term, {@code -=}, {@code =}), a worker assigning a local declared before the
  * grid, an overloaded operator name, and broken signatures ({@code @Shape} missing, naming a non-{@code @Dim}, malformed;
- * {@code @Dim float}; {@code @Out} on a scalar; object and short-array parameters; an output never
+ * {@code @Dim float}; {@code @Out} on a scalar; object and char-array parameters, {@code @Reduce} on a short array; an output never
  * written; a non-static operator; a {@code @Parallel} loop from 1 or to {@code N - 1}).
  */
 final class Mutator {
@@ -164,7 +164,8 @@ final class Mutator {
       new Mutation("@Dim float", "KILN015", t -> t.addParameter("@Dim float kilnFuzzDim")),
       new Mutation("@Out on a scalar", "KILN018", t -> t.addParameter("@Out float kilnFuzzScalar")),
       new Mutation("object parameter", "KILN013", t -> t.addParameter("String kilnFuzzName")),
-      new Mutation("short[] parameter", "KILN013", t -> t.addParameter("@Shape(\"" + t.dim() + "\") short[] kilnFuzzShorts")),
+      new Mutation("char[] parameter", "KILN013", t -> t.addParameter("@Shape(\"" + t.dim() + "\") char[] kilnFuzzChars")),
+      new Mutation("@Reduce on a short[]", "KILN013", t -> t.addParameter("@Out @Reduce @Shape(\"" + t.dim() + "\") short[] kilnFuzzShorts")),
       new Mutation("output never written", "KILN010", t -> t.addParameter("@Out @Shape(\"" + t.dim() + "\") float[] kilnFuzzUnused")),
       new Mutation("@Parallel loop from 1", "KILN011", t -> t.gridVars.isEmpty() ? null
           : t.replace("int " + t.gridVars.get(0) + " = 0;", "int " + t.gridVars.get(0) + " = 1;")),

@@ -149,6 +149,28 @@ public final class CudaDevice {
     return new DeviceIntArray(memory, length);
   }
 
+  /** A new uninitialised device array of shorts. */
+  public DeviceShortArray allocShorts(long length) {
+    return new DeviceShortArray(memory, length);
+  }
+
+  /** A new device array holding a copy of {@code host}. */
+  public DeviceShortArray upload(short[] host) {
+    DeviceShortArray a = allocShorts(lengthOf(host));
+    return filled(a, () -> a.upload(host));
+  }
+
+  /** A new uninitialised device array of bytes. */
+  public DeviceByteArray allocBytes(long length) {
+    return new DeviceByteArray(memory, length);
+  }
+
+  /** A new device array holding a copy of {@code host}. */
+  public DeviceByteArray upload(byte[] host) {
+    DeviceByteArray a = allocBytes(lengthOf(host));
+    return filled(a, () -> a.upload(host));
+  }
+
   /** A new uninitialised device array of longs. */
   public DeviceLongArray allocLongs(long length) {
     return new DeviceLongArray(memory, length);

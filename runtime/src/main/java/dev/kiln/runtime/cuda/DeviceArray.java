@@ -20,7 +20,7 @@ import jcuda.driver.CUdeviceptr;
  * Arrays may be used from any thread, but closing one while another thread uses it is a race.
  */
 public abstract sealed class DeviceArray implements AutoCloseable
-    permits DeviceFloatArray, DeviceDoubleArray, DeviceIntArray, DeviceLongArray {
+    permits DeviceFloatArray, DeviceDoubleArray, DeviceIntArray, DeviceLongArray, DeviceShortArray, DeviceByteArray {
 
   private static final Cleaner CLEANER = Cleaner.create();
   private static final AtomicLong IDS = new AtomicLong();

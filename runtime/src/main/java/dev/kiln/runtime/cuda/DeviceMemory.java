@@ -108,6 +108,12 @@ final class DeviceMemory implements MemoryOps {
     if (array instanceof long[] l) {
       return Pointer.to(l);
     }
-    throw new IllegalArgumentException("not a float[], double[], int[] or long[]: " + array);
+    if (array instanceof short[] s) {
+      return Pointer.to(s);
+    }
+    if (array instanceof byte[] b) {
+      return Pointer.to(b);
+    }
+    throw new IllegalArgumentException("not a float[], double[], int[], long[], short[] or byte[]: " + array);
   }
 }

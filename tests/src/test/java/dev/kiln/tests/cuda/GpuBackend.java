@@ -95,6 +95,8 @@ record GpuBackend(CudaDevice gpu) {
     if (value instanceof double[]) return t == DeviceDoubleArray.class;
     if (value instanceof int[]) return t == DeviceIntArray.class;
     if (value instanceof long[]) return t == dev.kiln.runtime.cuda.DeviceLongArray.class;
+    if (value instanceof short[]) return t == dev.kiln.runtime.cuda.DeviceShortArray.class;
+    if (value instanceof byte[]) return t == dev.kiln.runtime.cuda.DeviceByteArray.class;
     if (value instanceof Float) return t == float.class;
     if (value instanceof Double) return t == double.class;
     if (value instanceof Integer) return t == int.class;

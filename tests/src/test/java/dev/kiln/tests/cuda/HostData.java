@@ -42,6 +42,8 @@ final class HostData {
       if (t == float[].class) { float[] a = new float[n]; Arrays.fill(a, Float.NaN); return a; }
       if (t == double[].class) { double[] a = new double[n]; Arrays.fill(a, Double.NaN); return a; }
       if (t == long[].class) { long[] a = new long[n]; Arrays.fill(a, Long.MIN_VALUE + 7); return a; }
+      if (t == short[].class) { short[] a = new short[n]; Arrays.fill(a, (short) -12345); return a; }
+      if (t == byte[].class) { byte[] a = new byte[n]; Arrays.fill(a, (byte) -77); return a; }
       int[] a = new int[n]; Arrays.fill(a, Integer.MIN_VALUE + 7); return a;
     }
     return array(t, n, Math.max(1, smallest), random);
@@ -56,6 +58,16 @@ final class HostData {
     if (t == double[].class || t == double.class) {
       double[] a = new double[n];
       for (int i = 0; i < n; i++) a[i] = random.nextDouble(-2, 2);
+      return a;
+    }
+    if (t == short[].class) {
+      short[] a = new short[n];
+      for (int i = 0; i < n; i++) a[i] = (short) random.nextInt(Short.MIN_VALUE, Short.MAX_VALUE + 1);
+      return a;
+    }
+    if (t == byte[].class) {
+      byte[] a = new byte[n];
+      for (int i = 0; i < n; i++) a[i] = (byte) random.nextInt(Byte.MIN_VALUE, Byte.MAX_VALUE + 1);
       return a;
     }
     if (t == long[].class) { // past int, so that 64-bit arithmetic shows
@@ -75,6 +87,8 @@ final class HostData {
       else if (out[i] instanceof double[] a) out[i] = a.clone();
       else if (out[i] instanceof int[] a) out[i] = a.clone();
       else if (out[i] instanceof long[] a) out[i] = a.clone();
+      else if (out[i] instanceof short[] a) out[i] = a.clone();
+      else if (out[i] instanceof byte[] a) out[i] = a.clone();
     }
     return out;
   }
@@ -85,6 +99,8 @@ final class HostData {
     else if (value instanceof double[] a) d = gpu.upload(a);
     else if (value instanceof int[] a) d = gpu.upload(a);
     else if (value instanceof long[] a) d = gpu.upload(a);
+    else if (value instanceof short[] a) d = gpu.upload(a);
+    else if (value instanceof byte[] a) d = gpu.upload(a);
     else return value;
     allocated.add(d);
     return d;
@@ -95,6 +111,8 @@ final class HostData {
     if (d instanceof DeviceFloatArray f) f.download((float[]) into);
     else if (d instanceof DeviceDoubleArray f) f.download((double[]) into);
     else if (d instanceof dev.kiln.runtime.cuda.DeviceLongArray l) l.download((long[]) into);
+    else if (d instanceof dev.kiln.runtime.cuda.DeviceShortArray s) s.download((short[]) into);
+    else if (d instanceof dev.kiln.runtime.cuda.DeviceByteArray b) b.download((byte[]) into);
     else ((DeviceIntArray) d).download((int[]) into);
   }
 
@@ -113,7 +131,7 @@ final class HostData {
     for (int i = 0; i < n; i++) {
       double e = ((Number) java.lang.reflect.Array.get(expected, i)).doubleValue();
       double a = ((Number) java.lang.reflect.Array.get(actual, i)).doubleValue();
-      double tol = expected instanceof int[] ? 0 : (expected instanceof double[] ? 1e-9 : 2e-4) * Math.max(1, Math.abs(e));
+      double tol = expected instanceof int[] || expected instanceof short[] || expected instanceof byte[] ? 0 : (expected instanceof double[] ? 1e-9 : 2e-4) * Math.max(1, Math.abs(e));
       boolean same = Double.isNaN(e) ? Double.isNaN(a) : Math.abs(e - a) <= tol || e == a;
       if (!same) {
         fail(what + "[" + i + "] expected " + e + " but CUDA gave " + a + " (tolerance " + tol + ")");

@@ -11,6 +11,8 @@ final class JavaLiterals {
   static CodeBlock zero(dev.kiln.processor.ir.ScalarType t) {
     switch (t) {
       case BOOL: return CodeBlock.of("false");
+      case BYTE: return CodeBlock.of("(byte) 0");
+      case SHORT: return CodeBlock.of("(short) 0");
       case INT: return CodeBlock.of("0");
       case LONG: return CodeBlock.of("0L");
       case FLOAT: return CodeBlock.of("0f");
@@ -22,6 +24,9 @@ final class JavaLiterals {
     switch (c.type()) {
       case BOOL:
         return CodeBlock.of("$L", c.booleanValue());
+      case BYTE:
+      case SHORT:
+        return CodeBlock.of("(($L) $L)", c.type().javaName(), c.integralValue());
       case INT:
         return c.integralValue() < 0 ? CodeBlock.of("($L)", c.integralValue()) : CodeBlock.of("$L", c.integralValue());
       case LONG:

@@ -12,6 +12,8 @@ public final class JavaTypes {
   public static TypeName of(ScalarType t) {
     switch (t) {
       case BOOL: return TypeName.BOOLEAN;
+      case BYTE: return TypeName.BYTE;
+      case SHORT: return TypeName.SHORT;
       case INT: return TypeName.INT;
       case LONG: return TypeName.LONG;
       case FLOAT: return TypeName.FLOAT;

@@ -21,6 +21,8 @@ final class CudaSyntax implements Syntax {
   static String typeName(ScalarType t) {
     switch (t) {
       case BOOL: return "bool";
+      case BYTE: return "signed char";
+      case SHORT: return "short";
       case INT: return "int";
       case LONG: return "long long";
       case FLOAT: return "float";
@@ -48,6 +50,9 @@ final class CudaSyntax implements Syntax {
     switch (c.type()) {
       case BOOL:
         return CodeBlock.of("$L", c.booleanValue());
+      case BYTE:
+      case SHORT:
+        return CodeBlock.of("(($L) $L)", typeName(c.type()), c.integralValue());
       case INT:
         return c.integralValue() == Integer.MIN_VALUE ? CodeBlock.of("(-2147483647 - 1)")
             : c.integralValue() < 0 ? CodeBlock.of("($L)", c.integralValue()) : CodeBlock.of("$L", c.integralValue());
@@ -77,6 +82,8 @@ final class CudaSyntax implements Syntax {
   public CodeBlock zero(ScalarType t) {
     switch (t) {
       case BOOL: return CodeBlock.of("false");
+      case BYTE: return CodeBlock.of("((signed char) 0)");
+      case SHORT: return CodeBlock.of("((short) 0)");
       case INT: return CodeBlock.of("0");
       case LONG: return CodeBlock.of("0LL");
       case FLOAT: return CodeBlock.of("0.0f");

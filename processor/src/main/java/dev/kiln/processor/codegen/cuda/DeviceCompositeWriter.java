@@ -80,6 +80,8 @@ public final class DeviceCompositeWriter {
       case FLOAT: return "allocFloats";
       case DOUBLE: return "allocDoubles";
       case LONG: return "allocLongs";
+      case SHORT: return "allocShorts";
+      case BYTE: return "allocBytes";
       default: return "allocInts";
     }
   }

@@ -33,6 +33,8 @@ public final class DeviceLauncherWriter {
       case FLOAT: return ClassName.get("dev.kiln.runtime.cuda", "DeviceFloatArray");
       case DOUBLE: return ClassName.get("dev.kiln.runtime.cuda", "DeviceDoubleArray");
       case LONG: return ClassName.get("dev.kiln.runtime.cuda", "DeviceLongArray");
+      case SHORT: return ClassName.get("dev.kiln.runtime.cuda", "DeviceShortArray");
+      case BYTE: return ClassName.get("dev.kiln.runtime.cuda", "DeviceByteArray");
       default: return ClassName.get("dev.kiln.runtime.cuda", "DeviceIntArray");
     }
   }
