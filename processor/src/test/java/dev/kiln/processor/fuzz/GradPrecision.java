@@ -7,15 +7,15 @@ package dev.kiln.processor.fuzz;
  * {@code Precision}, with the same values (see {@link GradientFuzzTest} for why they hold here).
  *
  * <p>Everything is measured in changes of L over the whole step, so a tolerance is {@code rel *
- * size + NOISE * eps * magnitude}, where {@code magnitude} is the size of the terms whose rounding
+ * size + NOISE * eps * magnitude + 4 * quantum}, where {@code magnitude} is the size of the terms whose rounding
  * makes up the noise: the terms {@code dY_i Y_i} of L that the perturbation changed, and the terms
  * {@code dX_j delta_j} of the predicted change.
  */
 enum GradPrecision {
   /** h = 1e-3 (relative to max(1, |x|)): noise about eps/h = 6e-5, truncation about h^2 = 1e-6. */
-  FLOAT(0x1p-24, 1e-3, 1e-2),
+  FLOAT(0x1p-24, 1e-3, 1e-2, Float.MIN_VALUE),
   /** h = 1e-6: noise about eps/h = 1e-10, truncation about h^2 = 1e-12; both far below 1e-6. */
-  DOUBLE(0x1p-53, 1e-6, 1e-6);
+  DOUBLE(0x1p-53, 1e-6, 1e-6, Double.MIN_VALUE);
 
   /** Multiple of {@code eps * magnitude} allowed for rounding noise (as in the tests module). */
   static final double NOISE = 128;
@@ -24,14 +24,22 @@ enum GradPrecision {
   final double step;
   final double rel;
 
-  GradPrecision(double eps, double step, double rel) {
+  /**
+   * The smallest step of the type's values: a change of L below a few of them is invisible to
+   * central differences (values that are themselves subnormal, {@code q * 1.0E-42f}), whatever the
+   * gradient says.
+   */
+  final double quantum;
+
+  GradPrecision(double eps, double step, double rel, double quantum) {
     this.eps = eps;
     this.step = step;
     this.rel = rel;
+    this.quantum = quantum;
   }
 
   double tolerance(double size, double magnitude) {
-    return rel * size + NOISE * eps * magnitude;
+    return rel * size + NOISE * eps * magnitude + 4 * quantum;
   }
 
   /** {@code x + s * dir}, rounded to x's element type (float[] or double[]). */
