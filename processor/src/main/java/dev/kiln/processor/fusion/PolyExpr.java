@@ -14,15 +14,7 @@ public final class PolyExpr {
   private PolyExpr() {}
 
   public static Expr of(ExprFactory f, Poly p, Map<String, Param.Scalar> dims) {
-    Expr sum = f.integral(ScalarType.INT, 0);
-    for (Map.Entry<List<String>, Long> t : p.terms().entrySet()) {
-      Expr term = f.integral(ScalarType.INT, t.getValue());
-      for (String s : t.getKey()) {
-        term = f.binary(BinaryOp.MUL, term, f.scalar(dims.get(s)), -1);
-      }
-      sum = f.binary(BinaryOp.ADD, sum, term, -1);
-    }
-    return sum;
+    return f.poly(p, dims::get);
   }
 
   /** The row-major flat index of {@code coords} in {@code shape}: the sum of each coordinate times its stride. */

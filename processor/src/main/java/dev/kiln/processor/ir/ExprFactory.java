@@ -316,6 +316,19 @@ public final class ExprFactory {
     return intern(new Key("cast", null, type, operands(x)), id -> new Expr.Cast(id, type, x));
   }
 
+  /** A size polynomial over {@code @Dim}s as an int expression, each {@code @Dim} the scalar {@code dims} names. */
+  public Expr poly(Poly p, java.util.function.Function<String, Param.Scalar> dims) {
+    Expr sum = integral(ScalarType.INT, 0);
+    for (java.util.Map.Entry<List<String>, Long> t : p.terms().entrySet()) {
+      Expr term = integral(ScalarType.INT, t.getValue());
+      for (String s : t.getKey()) {
+        term = binary(BinaryOp.MUL, term, scalar(dims.apply(s)), -1);
+      }
+      sum = binary(BinaryOp.ADD, sum, term, -1);
+    }
+    return sum;
+  }
+
   public Expr call(MathFn fn, ScalarType type, List<Expr> args) {
     return intern(
         new Key("call", fn, type, operands(args.toArray(new Expr[0]))),

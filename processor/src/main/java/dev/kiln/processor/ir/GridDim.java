@@ -56,17 +56,6 @@ public record GridDim(Expr.Var var, Param.Scalar extent, Poly size) {
 
   /** The extent as an IR expression: the {@code @Dim}'s scalar, or the polynomial over the {@code @Dim}s {@code dims} names. */
   public Expr extentExpr(ExprFactory f, Function<String, Param.Scalar> dims) {
-    if (!derived()) {
-      return f.scalar(extent);
-    }
-    Expr sum = f.integral(ScalarType.INT, 0);
-    for (Map.Entry<List<String>, Long> t : size.terms().entrySet()) {
-      Expr term = f.integral(ScalarType.INT, t.getValue());
-      for (String s : t.getKey()) {
-        term = f.binary(BinaryOp.MUL, term, f.scalar(dims.apply(s)), -1);
-      }
-      sum = f.binary(BinaryOp.ADD, sum, term, -1);
-    }
-    return sum;
+    return derived() ? f.poly(size, dims) : f.scalar(extent);
   }
 }

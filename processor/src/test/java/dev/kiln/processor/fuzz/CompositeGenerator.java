@@ -75,7 +75,7 @@ final class CompositeGenerator {
     params.addAll(outputs);
     List<String> decls = new ArrayList<>();
     for (OperatorSpec.Param p : params) {
-      decls.add(declaration(p));
+      decls.add(GridGenerator.declaration(p));
     }
     w.line("@Operator");
     w.open("public static void " + name + "(" + String.join(", ", decls) + ")");
@@ -155,18 +155,6 @@ final class CompositeGenerator {
     List<String> factors = new ArrayList<>();
     shape.forEach(e -> factors.add(shape.size() == 1 ? e.text() : e.factor()));
     return String.join(" * ", factors);
-  }
-
-  private static String declaration(OperatorSpec.Param p) {
-    if (p instanceof OperatorSpec.Dim d) {
-      return "@Dim int " + d.name();
-    }
-    if (p instanceof OperatorSpec.Scalar s) {
-      return s.type().javaName() + " " + s.name();
-    }
-    OperatorSpec.Array a = (OperatorSpec.Array) p;
-    return (a.role() == OperatorSpec.Role.OUT ? "@Out " : "") + "@Shape(\"" + a.shapeText() + "\") "
-        + a.element().javaName() + "[] " + a.name();
   }
 
   /** Small sizes (each dim as one callee's first size set has it), and sometimes larger ones. */

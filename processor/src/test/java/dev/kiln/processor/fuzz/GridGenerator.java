@@ -151,7 +151,8 @@ final class GridGenerator {
     return new Result(new OperatorSpec.Grid(name, params, sizes, work, twin, this::work), source);
   }
 
-  private static String declaration(OperatorSpec.Param p) {
+  /** A parameter as the operator's signature declares it (composites too). */
+  static String declaration(OperatorSpec.Param p) {
     if (p instanceof OperatorSpec.Dim d) {
       return "@Dim int " + d.name();
     }
