@@ -222,7 +222,7 @@ final class OperatorProcessingStep {
       Map<String, OperatorIr> cpuForms = new java.util.HashMap<>();
       allPlans.forEach(p -> p.kernels().forEach(k -> cpuForms.put(k.ir().name(), k.cpu())));
       Map<String, String> simdVerdicts = new LinkedHashMap<>();
-      Map<OperatorIr, SimdPlan.Verdict> vectorised = new LinkedHashMap<>();
+      Map<OperatorIr, List<com.palantir.javapoet.MethodSpec>> vectorised = new LinkedHashMap<>();
       if (simd) {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
@@ -231,7 +231,13 @@ final class OperatorProcessingStep {
             simdVerdicts.put(op.name(), verdict.text()
                 + (reorderSums && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {
-              vectorised.put(cpuOp, verdict);
+              List<com.palantir.javapoet.MethodSpec> simdMethods = SimdKernelsWriter.methods(owner, cpuOp, verdict, reorderSums);
+              if (simdMethods != null) {
+                vectorised.put(cpuOp, simdMethods);
+              } else {
+                simdVerdicts.put(op.name(), "no, its SIMD form is more than " + SimdKernelsWriter.MAX_CHARS
+                    + " characters of Java, too large for one method (the scalar kernel runs)");
+              }
             }
           }
         }
@@ -242,7 +248,7 @@ final class OperatorProcessingStep {
           simdNames, sourceLines(methods), cpuForms);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
-        SimdKernelsWriter.write(owner, pkg, vectorised, reorderSums).writeTo(filer);
+        SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);
       }
       writeIr(owner, pkg, operators, plans, contractions, simdVerdicts);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {

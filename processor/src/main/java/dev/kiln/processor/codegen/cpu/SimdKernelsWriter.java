@@ -49,8 +49,25 @@ public final class SimdKernelsWriter {
   }
 
   /** The class, with a SIMD form of each operator in {@code vectorised} as its verdict says. */
-  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, SimdPlan.Verdict> vectorised,
-      boolean reorderSums) {
+  /**
+   * The most characters of Java that the SIMD methods of one kernel may have together. Every kernel
+   * of the test suite, the library and the sample stays under 21,000; a fused kernel of a long chain
+   * of recomputed producers can reach millions (the composite fuzzer found one of 2.2 million that
+   * javac refused: "code too large"), and then the kernel keeps its scalar form only.
+   */
+  public static final int MAX_CHARS = 200_000;
+
+  /** The SIMD methods of {@code op}, or null when they are larger than {@link #MAX_CHARS} (the scalar kernel runs). */
+  public static List<MethodSpec> methods(TypeElement owner, OperatorIr op, SimdPlan.Verdict verdict, boolean reorderSums) {
+    List<MethodSpec> methods = SimdKernelWriter.write(op, ClassName.get(owner), verdict, reorderSums);
+    long chars = 0;
+    for (MethodSpec m : methods) {
+      chars += m.toString().length();
+    }
+    return chars > MAX_CHARS ? null : methods;
+  }
+
+  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, List<MethodSpec>> vectorised) {
     ClassName ownerName = ClassName.get(owner);
     TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))
         .addModifiers(Modifier.FINAL)
@@ -64,7 +81,7 @@ public final class SimdKernelsWriter {
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    vectorised.forEach((op, verdict) -> type.addMethods(SimdKernelWriter.write(op, ownerName, verdict, reorderSums)));
+    vectorised.values().forEach(type::addMethods);
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
   }
 }
