@@ -28,6 +28,8 @@ final class Gradients {
   private final Reporter reporter;
   private final java.util.Map<String, OperatorIr> handWritten = new java.util.HashMap<>();
   private final java.util.Map<OperatorIr, CompositeIr> derivedGrids = new java.util.IdentityHashMap<>();
+  /** Composites whose gradient this derived (not written by hand). */
+  private final Set<String> derivedComposites = new java.util.HashSet<>();
 
   Gradients(FrontEnd frontEnd, Reporter reporter) {
     this.frontEnd = frontEnd;
@@ -150,7 +152,6 @@ final class Gradients {
     }
   }
 
-  /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
   /**
    * The backward pass of {@code composite} as {@code name}, taking its temporaries {@code
    * saved} as inputs instead of recomputing them; null where it has none.
@@ -166,9 +167,7 @@ final class Gradients {
     }
   }
 
-  /** Composites whose gradient this derived (not written by hand). */
-  private final Set<String> derivedComposites = new java.util.HashSet<>();
-
+  /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
   private CompositeIr calleeGradient(OperatorIr callee) {
     OperatorIr g = handWritten.get(callee.name());
     if (g != null && g.owner().equals(callee.owner())) {

@@ -93,13 +93,19 @@ public final class CompositeGradient {
 
   /** The forward calls a gradient that has {@code saved} given would still repeat. */
   public static long recomputedCalls(CompositeIr c, Set<String> saved) {
-    Set<String> unsaved = new HashSet<>();
+    Set<String> unsaved = unsaved(c, saved);
+    return c.calls().stream().filter(call -> writesAny(call, unsaved)).count();
+  }
+
+  /** The names of {@code c}'s temporaries not in {@code saved}: what the backward pass computes again. */
+  private static Set<String> unsaved(CompositeIr c, Set<String> saved) {
+    Set<String> out = new HashSet<>();
     c.temps().forEach(t -> {
       if (!saved.contains(t.name())) {
-        unsaved.add(t.name());
+        out.add(t.name());
       }
     });
-    return c.calls().stream().filter(call -> writesAny(call, unsaved)).count();
+    return out;
   }
 
   private static boolean writesAny(CompositeIr.Call call, Set<String> tensors) {
@@ -208,10 +214,9 @@ public final class CompositeGradient {
 
   /** The forward calls that write temporaries, again; what they write into outputs goes to scratch. */
   private void recompute(Set<String> outputs) {
-    Set<String> tempNames = new HashSet<>();
+    Set<String> tempNames = unsaved(c, saved);
     c.temps().forEach(t -> {
-      if (!saved.contains(t.name())) {
-        tempNames.add(t.name());
+      if (tempNames.contains(t.name())) {
         temps.put(t.name(), t);
       }
     });

@@ -181,13 +181,7 @@ public final class BodyEmitter {
         CodeBlock value = expr(st.value());
         CodeBlock write = CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build();
         if (checkedStores.contains(st) && !targets.containsKey(st.array())) {
-          write = CodeBlock.builder()
-              .beginControlFlow("if (0 <= ($L) && ($L) < $N)", index, index, loadLengths.get(st.array()))
-              .add(write)
-              .nextControlFlow("else")
-              .addStatement("$N[0] = 1", loadFlag)
-              .endControlFlow()
-              .build();
+          write = inBounds(index, loadLengths.get(st.array()), loadFlag, write);
         }
         guarded(st.guard(), write);
       } else if (s instanceof Stmt.Accumulate a) {
@@ -229,14 +223,16 @@ public final class BodyEmitter {
     CodeBlock value = expr(a.value());
     CodeBlock accumulate = syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
     String[] check = checked.get(a.array());
-    if (check == null) {
-      return accumulate;
-    }
+    return check == null ? accumulate : inBounds(index, check[0], check[1], accumulate);
+  }
+
+  /** {@code access} where {@code 0 <= index < length}, else {@code flag[0] = 1} (device code cannot throw). */
+  private static CodeBlock inBounds(CodeBlock index, String length, String flag, CodeBlock access) {
     return CodeBlock.builder()
-        .beginControlFlow("if (0 <= ($L) && ($L) < $N)", index, index, check[0])
-        .add(accumulate)
+        .beginControlFlow("if (0 <= ($L) && ($L) < $N)", index, index, length)
+        .add(access)
         .nextControlFlow("else")
-        .addStatement("$N[0] = 1", check[1])
+        .addStatement("$N[0] = 1", flag)
         .endControlFlow()
         .build();
   }

@@ -16,9 +16,9 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreeScanner;
 import dev.kiln.processor.diag.KilnDiagnostic;
 import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.ScalarType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -123,7 +123,7 @@ record GridStructure(List<VariableTree> prologue, List<Loop> loops, StatementTre
     } else {
       size = size(b.getRightOperand(), signature);
       if (size != null) {
-        extent = new Param.Scalar(name + "$extent", -1, ScalarType.INT, true);
+        extent = GridDim.derivedExtent(name);
       }
     }
     if (extent == null) {

@@ -19,6 +19,11 @@ public record GridDim(Expr.Var var, Param.Scalar extent, Poly size) {
     this(var, extent, Poly.symbol(extent.name()));
   }
 
+  /** The extent of a bound made of {@code @Dim}s over the loop variable {@code var}: an int size that is not a parameter. */
+  public static Param.Scalar derivedExtent(String var) {
+    return new Param.Scalar(var + "$extent", -1, ScalarType.INT, true);
+  }
+
   /** Whether the bound is a polynomial of {@code @Dim}s rather than one {@code @Dim}. */
   public boolean derived() {
     return !size.equals(Poly.symbol(extent.name()));

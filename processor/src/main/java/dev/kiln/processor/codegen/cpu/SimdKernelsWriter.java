@@ -48,7 +48,6 @@ public final class SimdKernelsWriter {
     return SimdPlan.judge(op);
   }
 
-  /** The class, with a SIMD form of each operator in {@code vectorised} as its verdict says. */
   /**
    * The most characters of Java that the SIMD methods of one kernel may have together. Every kernel
    * of the test suite, the library and the sample stays under 21,000; a fused kernel of a long chain
@@ -67,6 +66,7 @@ public final class SimdKernelsWriter {
     return chars > MAX_CHARS ? null : methods;
   }
 
+  /** The class, with the SIMD methods {@link #methods} wrote for each operator in {@code vectorised}. */
   public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, List<MethodSpec>> vectorised) {
     ClassName ownerName = ClassName.get(owner);
     TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))

@@ -57,7 +57,7 @@ final class OperatorReader {
       if (size.size() != 1) {
         throw c.error("a grid bound is one polynomial, not " + size.size());
       }
-      return new GridDim(v, new Param.Scalar(v.name() + "$extent", -1, ScalarType.INT, true), size.get(0));
+      return new GridDim(v, GridDim.derivedExtent(v.name()), size.get(0));
     }
     return new GridDim(v, nodes.scalarParam(c));
   }
