@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Packs what the GPU test run needs into .gpu/ (git-ignored), for a machine that has CUDA and a
-# driver but no Java: a jlink'ed JRE, the JUnit console launcher, the tests' and runtime's classes
-# with every dependency jar, a class path file, and the sample's classes. Run from the repository root:
+# Packs what the GPU run needs into .gpu/ (git-ignored), for a machine that has CUDA and a driver
+# but no Java: a jlink'ed JRE, the JUnit console launcher, the tests' and runtime's classes with
+# every dependency jar, a class path file, the sample's and the benchmarks' classes, and
+# compat/libcublas.so.12 (scripts/cublas12-on-13.sh) for a machine with CUDA 13 only. Run from the
+# repository root:
 #
 #   bash scripts/gpu-bundle.sh            # here, on the build machine
-#   bash .gpu/run.sh                      # there, on the GPU machine (the device tool carries .gpu)
+#   bash .gpu/run.sh [steps...]           # there, on the GPU machine (the device tool carries .gpu)
 #
-# .gpu/run.sh runs every @Tag("gpu") test of runtime/ and tests/ and then the sample, and writes
-# JUnit's reports under $OUT (or .gpu/reports) when that is set.
+# .gpu/run.sh runs, each under a time limit, the steps named (default: all, in this order):
+# `tests` (every @Tag("gpu") test of runtime/ and tests/, JUnit's reports under $OUT or
+# .gpu/reports), `sample` (the sample on CUDA), `bench` (dev.kiln.bench.GpuSideBySide, Kiln's
+# launchers on the GPU beside a device copy) and `torch` (scripts/gpu_torch_bench.py, PyTorch on
+# the same GPU). Extra arguments for the benchmarks: KILN_GPU_BENCH (a regular expression).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=.gpu
 junit_version=1.10.3
 
-mvn -B -q install -DskipTests
+mvn -B -q -Pbench install -DskipTests
 rm -rf "$out"
 mkdir -p "$out/lib"
 jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml,jdk.incubator.vector \
@@ -29,25 +34,56 @@ done
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$junit_version \
   -DoutputDirectory="$PWD/$out"
 cp -r sample-app/target/classes "$out/sample-classes"
+cp -r benchmarks/target/classes "$out/bench-classes"
+# JCuda's PTX compiler binding (24 MB of natives) is never loaded by Kiln: left out, to keep the
+# bundle inside the carry limit
+zip -q -d "$out"/lib/jcuda-natives-*.jar 'lib/libJNvPTXCompiler-*'
+bash scripts/cublas12-on-13.sh "$out"/lib/jcublas-natives-*.jar "$out/compat"
 tar -C "$out" -czf "$out/jre.tgz" jre && rm -rf "$out/jre"
 ( cd "$out" && ls lib/*.jar | tr '\n' ':' ) > "$out/classpath.txt"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# On the GPU machine, from the repository root: the GPU tests, then the sample on CUDA.
+# On the GPU machine, from anywhere: bash .gpu/run.sh [tests] [sample] [bench] [torch]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 [ -x jre/bin/java ] || tar -xzf jre.tgz
 reports=${OUT:-$PWD/reports}
 mkdir -p "$reports"
+steps=${*:-tests sample bench torch}
 nvidia-smi -L || true
+# JCuda 12.6's cuBLAS binding links against libcublas.so.12; on a machine with cuBLAS 13 only,
+# compat/libcublas.so.12 forwards to it
+if ! ldconfig -p | grep -q 'libcublas\.so\.12 '; then
+  lib13=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/*/lib /usr/lib/x86_64-linux-gnu /opt \
+    -name 'libcublas.so.13*' 2>/dev/null | head -n 1)
+  if [ -n "$lib13" ]; then
+    echo "no libcublas.so.12 here: compat/libcublas.so.12 forwards to $lib13"
+    export LD_LIBRARY_PATH="$PWD/compat:$(dirname "$lib13")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+fi
 status=0
-for module in runtime tests; do
-  jre/bin/java -jar junit-platform-console-standalone-*.jar execute \
-    --class-path "$module-test-classes:$module-classes:$(cat classpath.txt)" \
-    --scan-class-path "$module-test-classes" --include-tag gpu \
-    --details=tree --reports-dir "$reports/$module" || status=1
+for step in $steps; do
+  echo "==> $step ($(date -u +%T))"
+  case $step in
+    tests)
+      for module in runtime tests; do
+        timeout 300 jre/bin/java -jar junit-platform-console-standalone-*.jar execute \
+          --class-path "$module-test-classes:$module-classes:$(cat classpath.txt)" \
+          --scan-class-path "$module-test-classes" --include-tag gpu \
+          --details=tree --details-theme=ascii --reports-dir "$reports/$module" || status=1
+      done ;;
+    sample)
+      timeout 90 jre/bin/java --add-modules jdk.incubator.vector -Dkiln.device=cuda \
+        -cp "sample-classes:$(cat classpath.txt)" dev.kiln.sample.Main || status=1 ;;
+    bench)
+      timeout 150 jre/bin/java --add-modules jdk.incubator.vector -cp "bench-classes:$(cat classpath.txt)" \
+        dev.kiln.bench.GpuSideBySide "${KILN_GPU_BENCH:-.}" || status=1 ;;
+    torch)
+      PYTHONUNBUFFERED=1 timeout 120 python3 ../scripts/gpu_torch_bench.py "${KILN_GPU_BENCH:-.}" || status=1 ;;
+    *) echo "unknown step $step"; status=1 ;;
+  esac
 done
-jre/bin/java --add-modules jdk.incubator.vector -Dkiln.device=cuda -cp "sample-classes:$(cat classpath.txt)" dev.kiln.sample.Main || status=1
+echo "==> done ($(date -u +%T)), status $status"
 exit $status
 RUN
 chmod +x "$out/run.sh"
