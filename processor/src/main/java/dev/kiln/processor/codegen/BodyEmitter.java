@@ -146,6 +146,14 @@ public final class BodyEmitter {
     varDepth.put(v, depth);
   }
 
+  /**
+   * Declares that the code of sequential loop {@code loopId} is emitted in the scope at {@code
+   * depth}: its reads stay there. For a {@link LoopLowering} that writes the loop's body itself.
+   */
+  public void loopScope(int loopId, int depth) {
+    loopDepth.put(loopId, depth);
+  }
+
   /** The scope of the worker's top level (array reads outside loops stay there). */
   public void setWorkerDepth(int depth) {
     this.workerDepth = depth;

@@ -77,9 +77,19 @@ public final class CudaWriter {
         }
       } else {
         OperatorIr wide = IndexWidening.apply(op);
-        cu.add("\n").add(gridKernel(wide));
-        kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(), List.of(),
-            CheckedReads.arrays(wide)));
+        Object rowPlan = RowKernelWriter.plan(wide);
+        if (rowPlan instanceof RowKernelWriter.Plan rows) {
+          cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
+          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.ROWS, List.of(),
+              List.of(), CheckedReads.arrays(wide)));
+        } else {
+          if (!rowPlan.equals(RowKernelWriter.NO_LOOP)) {
+            cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), rowPlan);
+          }
+          cu.add("\n").add(gridKernel(wide));
+          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(),
+              List.of(), CheckedReads.arrays(wide)));
+        }
       }
     }
     for (Skipped s : skipped) {

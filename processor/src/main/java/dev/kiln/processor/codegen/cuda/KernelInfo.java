@@ -21,6 +21,8 @@ public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<
   public enum Launch {
     GRID,
     REDUCING,
+    /** One block a worker ({@link RowKernelWriter}): launched as a reducing kernel over the workers. */
+    ROWS,
     MAP,
     /** {@code <op>_partials} over chunks of workers, then {@code <op>_fold} over the outputs' elements. */
     PARTIALS

@@ -1,0 +1,89 @@
+package dev.kiln.processor.codegen.cuda;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import dev.kiln.processor.KilnProcessor;
+import java.io.IOException;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which workers get a CUDA row kernel ({@link RowKernelWriter}: a block a worker, its threads
+ * sharing the worker's loops) and, for the others, the reason the source gives beside their kernel.
+ * What the row kernels compute is checked against the plain Java on the emulated driver (tests
+ * module: every operator of the suite, softmax's and layer norm's gradients among them).
+ */
+class RowKernelTest {
+  private static String cu;
+
+  @BeforeAll
+  static void compile() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
+        .compile(JavaFileObjects.forResource("ir/RowLoops.java"));
+    assertThat(c).succeeded();
+    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/RowLoops.cu").orElseThrow()
+        .getCharContent(true).toString();
+  }
+
+  /** The text of one kernel with the comment lines just before it. */
+  private static String kernel(String name) {
+    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
+    assertThat(start).isAtLeast(0);
+    int from = cu.lastIndexOf("\n\n", start) + 2;
+    return cu.substring(from, cu.indexOf("\n}\n", start) + 3);
+  }
+
+  @Test
+  void softmaxSharesItsThreeLoops() {
+    String k = kernel("softmax");
+    assertThat(k).startsWith("// Row kernel: one 1-D block");
+    assertThat(k).contains("share the worker's 3 loops");
+    assertThat(k).contains("for (long long w_ = blockIdx.x; w_ < (long long) B; w_ += gridDim.x)");
+    assertThat(k).contains("mPart = kiln::block_reduce(mPart, shared_float, kiln::MaxOp<float>());");
+    assertThat(k).contains("m = kiln::max(m, mPart);");
+    assertThat(k).contains("sPart = kiln::block_reduce(sPart, shared_float, kiln::SumOp<float>());");
+    assertThat(k).contains("s = (s + sPart);");
+    assertThat(k).contains("k += (int) blockDim.x");
+  }
+
+  @Test
+  void seenSoFarBecomesTheBlocksFirstHit() {
+    String k = kernel("firstMax");
+    assertThat(k).startsWith("// Row kernel");
+    assertThat(k).contains("first = kiln::block_reduce(first, shared_int, kiln::MinOp<int>());");
+    assertThat(k).containsMatch("const bool seen\\w* = seen \\|\\| first < k\\w*;");
+    assertThat(k).contains("break;");
+  }
+
+  @Test
+  void integerDifferencesFoldFromZero() {
+    String k = kernel("countBelow");
+    assertThat(k).startsWith("// Row kernel");
+    assertThat(k).containsMatch("int cPart = 0;");
+    assertThat(k).containsMatch("cPart = cPart - ");
+    assertThat(k).contains("c = (c + cPart);");
+  }
+
+  @Test
+  void aRunningSumStaysOneThreadAWorker() {
+    assertThat(kernel("cumsum")).startsWith(
+        "// cumsum: one thread a worker, not a row kernel: a loop uses acc before the loop ends");
+  }
+
+  @Test
+  void aColumnWalkStaysOneThreadAWorker() {
+    assertThat(kernel("columnSum")).startsWith(
+        "// columnSum: one thread a worker, not a row kernel: a read of x is not unit-stride in i");
+  }
+
+  @Test
+  void aShortLoopStaysOneThreadAWorker() {
+    assertThat(kernel("window")).startsWith(
+        "// window: one thread a worker, not a row kernel: a loop makes fewer than 64 iterations");
+  }
+}
