@@ -134,6 +134,11 @@ public final class CudaDevice {
     return limits;
   }
 
+  /** The device's own memory operations, for a stream's {@link StreamMemoryPool}. */
+  MemoryOps memory() {
+    return memory;
+  }
+
   /** A new uninitialised device array of floats; {@link DeviceArray#zero()} clears it. */
   public DeviceFloatArray allocFloats(long length) {
     return new DeviceFloatArray(memory, length);

@@ -25,6 +25,7 @@ public final class CudaStream implements AutoCloseable {
   private final boolean isDefault;
   private final long id;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile StreamMemoryPool pool;
 
   private CudaStream(CudaDevice device, CUstream handle, boolean isDefault) {
     this.device = device;
@@ -62,11 +63,81 @@ public final class CudaStream implements AutoCloseable {
     device.checkIndexErrors();
   }
 
-  /** Destroys the stream; work already launched on it still runs. Idempotent; no-op on the default. */
+  /**
+   * A temporary for work enqueued on this stream: close it as soon as that work is enqueued, and its
+   * memory serves the stream's next temporary of the same size, with no allocation and no wait
+   * ({@link StreamMemoryPool}). Launchers take their temporaries here. Uninitialised.
+   */
+  public DeviceFloatArray temporaryFloats(long length) {
+    return new DeviceFloatArray(pool(), length);
+  }
+
+  /** As {@link #temporaryFloats}, of doubles. */
+  public DeviceDoubleArray temporaryDoubles(long length) {
+    return new DeviceDoubleArray(pool(), length);
+  }
+
+  /** As {@link #temporaryFloats}, of ints. */
+  public DeviceIntArray temporaryInts(long length) {
+    return new DeviceIntArray(pool(), length);
+  }
+
+  /** As {@link #temporaryFloats}, of longs. */
+  public DeviceLongArray temporaryLongs(long length) {
+    return new DeviceLongArray(pool(), length);
+  }
+
+  /** As {@link #temporaryFloats}, of shorts. */
+  public DeviceShortArray temporaryShorts(long length) {
+    return new DeviceShortArray(pool(), length);
+  }
+
+  /** As {@link #temporaryFloats}, of bytes. */
+  public DeviceByteArray temporaryBytes(long length) {
+    return new DeviceByteArray(pool(), length);
+  }
+
+  /** Bytes of device memory this stream keeps cached for its temporaries. */
+  public long cachedTemporaryBytes() {
+    StreamMemoryPool p = pool;
+    return p == null ? 0 : p.cachedBytes();
+  }
+
+  /** Frees the memory cached for this stream's temporaries (the default stream keeps it otherwise). */
+  public void releaseCachedTemporaries() {
+    StreamMemoryPool p = pool;
+    if (p != null) {
+      p.release();
+    }
+  }
+
+  private StreamMemoryPool pool() {
+    handle(); // throws when closed
+    StreamMemoryPool p = pool;
+    if (p == null) {
+      synchronized (this) {
+        p = pool;
+        if (p == null) {
+          p = new StreamMemoryPool(device.memory(), device.totalMemory());
+          pool = p;
+        }
+      }
+    }
+    return p;
+  }
+
+  /**
+   * Destroys the stream, and frees its cached temporaries; work already launched on it still runs.
+   * Idempotent; no-op on the default.
+   */
   @Override
   public void close() {
     if (isDefault || !closed.compareAndSet(false, true)) {
       return;
+    }
+    StreamMemoryPool p = pool;
+    if (p != null) {
+      p.close();
     }
     device.makeCurrent();
     try {

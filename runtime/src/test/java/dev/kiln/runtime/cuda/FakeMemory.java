@@ -12,11 +12,17 @@ class FakeMemory implements MemoryOps {
   int allocations;
   int frees;
   long failAbove = Long.MAX_VALUE;
+  /** The bytes that may be live at once; an allocation past it fails as out of memory. */
+  long capacity = Long.MAX_VALUE;
 
   @Override
   public synchronized CUdeviceptr allocate(long bytes, String what) {
     if (bytes > failAbove) {
       throw new dev.kiln.runtime.KilnException("fake: no room for " + bytes + " bytes for " + what);
+    }
+    long inUse = live.values().stream().mapToLong(b -> b.length).sum();
+    if (inUse + bytes > capacity) {
+      throw new dev.kiln.runtime.KilnException("fake: out of memory for " + bytes + " bytes for " + what);
     }
     CUdeviceptr p = new CUdeviceptr();
     live.put(p, new byte[Math.toIntExact(bytes)]);

@@ -18,8 +18,10 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Writes the device overload of a composite: the fused kernels' device launchers in order on one
- * stream. Temporaries that fusion kept are allocated on the device and zero-filled; when there are
- * any, the launcher waits for the stream before freeing them, so it returns with the work done.
+ * stream, asynchronously. Temporaries that fusion kept are the stream's temporaries ({@code
+ * CudaStream.temporaryFloats} and the like: memory reused in stream order, no allocation and no wait
+ * once the stream has served one of that size), zero-filled, and given back once the kernels are
+ * enqueued.
  */
 public final class DeviceCompositeWriter {
   private DeviceCompositeWriter() {}
@@ -54,25 +56,33 @@ public final class DeviceCompositeWriter {
     }
     List<CodeBlock> resources = new ArrayList<>();
     for (CompositeIr.Temp t : plan.allocated()) {
-      resources.add(CodeBlock.of("$T $N = $N.device().$L($T.size($S, $S, $L))", DeviceLauncherWriter.deviceArray(t.elementType()),
-          t.name(), stream, alloc(t.elementType()), DeviceLauncherWriter.CHECKS, sig.name(),
+      resources.add(CodeBlock.of("$T $N = $N.$L($T.size($S, $S, $L))", DeviceLauncherWriter.deviceArray(t.elementType()),
+          t.name(), stream, temporary(t.elementType()), DeviceLauncherWriter.CHECKS, sig.name(),
           "the length of temporary '" + t.name() + "'", lengthCode(t)));
     }
     m.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "));
-    m.beginControlFlow("try");
     for (CompositeIr.Temp t : plan.allocated()) {
       m.addStatement("$N.zero()", t.name());
     }
     m.addCode(launches.build());
-    m.nextControlFlow("finally");
-    m.addStatement("$N.synchronize()", stream); // temporaries are freed only after the stream has finished
-    m.endControlFlow();
     m.endControlFlow();
     return m.build();
   }
 
   private static CodeBlock lengthCode(CompositeIr.Temp t) {
     return dev.kiln.processor.codegen.cpu.CompositeWriter.sizeCode(t.length());
+  }
+
+  /** The {@code CudaStream} method that makes a temporary of element type {@code t}. */
+  static String temporary(ScalarType t) {
+    switch (t) {
+      case FLOAT: return "temporaryFloats";
+      case DOUBLE: return "temporaryDoubles";
+      case LONG: return "temporaryLongs";
+      case SHORT: return "temporaryShorts";
+      case BYTE: return "temporaryBytes";
+      default: return "temporaryInts";
+    }
   }
 
   static String alloc(ScalarType t) {

@@ -40,7 +40,7 @@ public final class DeviceGemmLauncherWriter {
         .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; its loop of products runs as"
             + " cuBLAS matrix products$L; $L.\n", owner, op.name(), stream,
             c.epilogue() == null ? "" : ", the rest of each worker in one kernel",
-            allocates ? "returns when the stream has finished (it frees the product buffer it allocated)" : "asynchronous")
+            allocates ? "asynchronous (the product buffer is one of the stream's temporaries)" : "asynchronous")
         .addParameter(DeviceLauncherWriter.STREAM, stream);
     for (Param p : op.params()) {
       m.addParameter(p instanceof Param.Array a ? DeviceLauncherWriter.deviceArray(a.elementType())
@@ -72,14 +72,10 @@ public final class DeviceGemmLauncherWriter {
       m.addCode(work.build());
       return m.build();
     }
-    m.beginControlFlow("try ($T $N = $N.device().$L($L))", DeviceLauncherWriter.deviceArray(c.elementType()),
-        c.product().name(), stream, DeviceCompositeWriter.alloc(c.elementType()),
+    m.beginControlFlow("try ($T $N = $N.$L($L))", DeviceLauncherWriter.deviceArray(c.elementType()),
+        c.product().name(), stream, DeviceCompositeWriter.temporary(c.elementType()),
         GemmCall.size(op, "the length of the matrix product", c.product().shape().length()));
-    m.beginControlFlow("try");
     m.addCode(work.build());
-    m.nextControlFlow("finally");
-    m.addStatement("$N.synchronize()", stream); // the buffer is freed only after the stream has finished
-    m.endControlFlow();
     m.endControlFlow();
     return m.build();
   }

@@ -61,10 +61,7 @@ public final class DeviceLauncherWriter {
         .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; $L.\n", owner, op.name(), stream,
             info.launch() == KernelInfo.Launch.PARTIALS
                 ? "returns when the stream has finished (it frees the partial results it allocated)"
-                : info.launch() == KernelInfo.Launch.REDUCING
-                    ? "asynchronous, except when it splits the reduction into segments: then it returns when the stream"
-                        + " has finished (it frees the segments' totals)"
-                    : "asynchronous")
+                : "asynchronous")
         .addParameter(STREAM, stream);
     List<CodeBlock> args = new ArrayList<>();
     for (Param p : op.params()) {
@@ -101,7 +98,8 @@ public final class DeviceLauncherWriter {
    * Launches a reducing kernel over the kept points, each split into {@code
    * PartialResults.segments} stretches of its reduced points (one when there are many kept points or
    * few reduced ones); with several, the blocks' totals go to partial-result arrays that {@code
-   * <op>_fold} folds into the outputs, and the launcher frees them once the stream is done.
+   * <op>_fold} folds into the outputs: the stream's temporaries, given back once both launches are
+   * enqueued.
    */
   private static CodeBlock reducing(OperatorIr op, KernelInfo info, Names names, String stream, ClassName kernels,
       String resourceBase, List<CodeBlock> args) {
@@ -127,24 +125,17 @@ public final class DeviceLauncherWriter {
     all.add(CodeBlock.of("$N", segments));
     for (Param.Array a : info.partials()) {
       String totals = names.fresh(a.name() + "Totals");
-      resources.add(CodeBlock.of("$T $N = $N.device().$L($N == 1 ? 0L : $T.mul($N, $N))", deviceArray(a.elementType()),
-          totals, stream, DeviceCompositeWriter.alloc(a.elementType()), segments, CHECKS, kept, segments));
+      resources.add(CodeBlock.of("$T $N = $N.$L($N == 1 ? 0L : $T.mul($N, $N))", deviceArray(a.elementType()),
+          totals, stream, DeviceCompositeWriter.temporary(a.elementType()), segments, CHECKS, kept, segments));
       all.add(CodeBlock.of("$N", totals));
     }
-    // One segment: asynchronous, nothing to free. Several: the totals are freed only after the stream
-    // has finished, even when a launch throws.
+    // The totals are the stream's temporaries: given back once the launches are enqueued, no wait.
     return code.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "))
-        .beginControlFlow("try")
         .addStatement("$L.launchReducing($N, $T.mul($N, $N), $L)", kernel(kernels, resourceBase, info.kernel()), stream,
             CHECKS, kept, segments, CodeBlock.join(withCheckedReads(all, info), ", "))
         .beginControlFlow("if ($N > 1)", segments)
         .addStatement("$L.launchGrid($N, new long[] {$N}, $L)", kernel(kernels, resourceBase,
             ReducingKernelWriter.foldKernel(op.name())), stream, kept, CodeBlock.join(all, ", "))
-        .endControlFlow()
-        .nextControlFlow("finally")
-        .beginControlFlow("if ($N > 1)", segments)
-        .addStatement("$N.synchronize()", stream)
-        .endControlFlow()
         .endControlFlow()
         .endControlFlow()
         .build();
