@@ -34,4 +34,27 @@ __device__ T block_reduce(T v, T* shared, Op op) {
   return r;
 }
 
+// A column kernel's reduction: each column of threads (one threadIdx.x, every threadIdx.y) works
+// for one worker; column_reduce combines a column's registers in a fixed pairwise tree over
+// threadIdx.y and gives every thread of the column the result. shared holds blockDim.x * blockDim.y
+// values (at most KILN_MAX_BLOCK).
+template <typename T, typename Op>
+__device__ T column_reduce(T v, T* shared, Op op) {
+  const unsigned x = threadIdx.x;
+  const unsigned y = threadIdx.y;
+  const unsigned nx = blockDim.x;
+  const unsigned ny = blockDim.y;
+  shared[y * nx + x] = v;
+  __syncthreads();
+  for (unsigned s = 1; s < ny; s <<= 1) {
+    if ((y & (2 * s - 1)) == 0 && y + s < ny) {
+      shared[y * nx + x] = op(shared[y * nx + x], shared[(y + s) * nx + x]);
+    }
+    __syncthreads();
+  }
+  const T r = shared[x];
+  __syncthreads();
+  return r;
+}
+
 }  // namespace kiln

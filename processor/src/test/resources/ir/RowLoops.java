@@ -53,13 +53,23 @@ public final class RowLoops {
     }
   }
 
-  /** Column sums: the loop walks down a column, a row apart; one thread a column reads rows together. */
+  /** Column sums: the loop walks down a column, a row apart: a column kernel (32 columns a block, 32 threads a column). */
   @Operator
   public static void columnSum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int j = 0; j < N; j++) {
       float s = 0f;
       for (int i = 0; i < B; i++) s += x[i * N + j];
       y[j] = s;
+    }
+  }
+
+  /** Columns scaled by their sums: the second loop stores while walking down a column. */
+  @Operator
+  public static void columnNormalize(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int j = 0; j < N; j++) {
+      float s = 0f;
+      for (int i = 0; i < B; i++) s += x[i * N + j];
+      for (int i = 0; i < B; i++) y[i * N + j] = x[i * N + j] / s;
     }
   }
 

@@ -72,6 +72,15 @@ public final class CudaKernel {
   }
 
   /**
+   * Launches a column kernel over {@code workers} workers: blocks of 32 workers x 32 threads each.
+   *
+   * @see LaunchConfig#columns
+   */
+  public void launchColumns(CudaStream stream, long workers, Object... args) {
+    launch(stream, LaunchConfig.columns(workers, device.limits()), args);
+  }
+
+  /**
    * Launches an elementwise map kernel over {@code n} elements; nothing when {@code n} is 0.
    *
    * @see LaunchConfig#map

@@ -124,6 +124,28 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
     return new LaunchConfig(grid, 1, 1, BLOCK_THREADS, 1, 1);
   }
 
+  /** Workers a block of a column kernel: along x, neighbouring workers (coalesced reads). */
+  public static final int COLUMN_WORKERS = 32;
+
+  /** Threads a worker in a column kernel: along y, sharing the worker's loops. */
+  public static final int COLUMN_THREADS = 32;
+
+  /**
+   * The launch of a column kernel: blocks of {@link #COLUMN_WORKERS} x {@link #COLUMN_THREADS}
+   * threads, a worker per column of threads, at least one block, at most {@code maxGridX}; the
+   * kernel strides over the rest.
+   *
+   * @throws IllegalArgumentException when {@code workers} is negative
+   */
+  public static LaunchConfig columns(long workers, Limits limits) {
+    if (workers < 0) {
+      throw new IllegalArgumentException("the number of workers is negative: " + workers);
+    }
+    long blocks = (workers + COLUMN_WORKERS - 1) / COLUMN_WORKERS;
+    int grid = (int) Math.max(1, Math.min(blocks, limits.maxGridX()));
+    return new LaunchConfig(grid, 1, 1, COLUMN_WORKERS, COLUMN_THREADS, 1);
+  }
+
   /**
    * The launch of an elementwise map kernel over {@code n} elements.
    *

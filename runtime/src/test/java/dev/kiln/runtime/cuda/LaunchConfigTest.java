@@ -142,6 +142,16 @@ class LaunchConfigTest {
   }
 
   @Test
+  void columnsTake32WorkersABlockAtLeastOneBlock() {
+    assertEquals(new LaunchConfig(1, 1, 1, 32, 32, 1), LaunchConfig.columns(0, LIMITS));
+    assertEquals(new LaunchConfig(1, 1, 1, 32, 32, 1), LaunchConfig.columns(32, LIMITS));
+    assertEquals(new LaunchConfig(2, 1, 1, 32, 32, 1), LaunchConfig.columns(33, LIMITS));
+    assertEquals(new LaunchConfig(Integer.MAX_VALUE, 1, 1, 32, 32, 1), LaunchConfig.columns(1L << 40, LIMITS));
+    assertEquals(1024, LaunchConfig.columns(7, LIMITS).blockThreads());
+    assertThrows(IllegalArgumentException.class, () -> LaunchConfig.columns(-1, LIMITS));
+  }
+
+  @Test
   void mapIsOneDimensional() {
     assertEquals(Optional.empty(), LaunchConfig.map(0, LIMITS));
     assertEquals(new LaunchConfig(1, 1, 1, 256, 1, 1), LaunchConfig.map(1, LIMITS).orElseThrow());

@@ -27,7 +27,7 @@ final class KernelSignatures {
         int start = m.end();
         int end = m.find() ? m.start() : cu.length();
         String body = cu.substring(start, end);
-        return body.contains("__syncthreads") || body.contains("block_reduce");
+        return body.contains("__syncthreads") || body.contains("block_reduce") || body.contains("column_reduce");
       }
     }
     throw new IllegalArgumentException("no kernel " + name);

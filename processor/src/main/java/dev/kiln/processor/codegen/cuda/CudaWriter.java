@@ -80,7 +80,9 @@ public final class CudaWriter {
         Object rowPlan = RowKernelWriter.plan(wide);
         if (rowPlan instanceof RowKernelWriter.Plan rows) {
           cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
-          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.ROWS, List.of(),
+          KernelInfo.Launch launch = rows.layout() == RowKernelWriter.Layout.ROWS
+              ? KernelInfo.Launch.ROWS : KernelInfo.Launch.COLUMNS;
+          kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), launch, List.of(),
               List.of(), CheckedReads.arrays(wide)));
         } else {
           if (!rowPlan.equals(RowKernelWriter.NO_LOOP)) {

@@ -79,13 +79,13 @@ public final class DeviceLauncherWriter {
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
       m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
-    } else if (info.launch() == KernelInfo.Launch.ROWS) {
+    } else if (info.launch() == KernelInfo.Launch.ROWS || info.launch() == KernelInfo.Launch.COLUMNS) {
       CodeBlock workers = CodeBlock.of("1L");
       for (GridDim g : op.grid()) {
         workers = CodeBlock.of("$T.mul($L, $N)", CHECKS, workers, g.extentText());
       }
-      m.addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, workers,
-          CodeBlock.join(withCheckedReads(args, info), ", "));
+      m.addStatement("$L.$L($N, $L, $L)", kernel, info.launch() == KernelInfo.Launch.ROWS ? "launchReducing" : "launchColumns",
+          stream, workers, CodeBlock.join(withCheckedReads(args, info), ", "));
     } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
       m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {

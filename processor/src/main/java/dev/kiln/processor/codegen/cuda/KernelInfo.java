@@ -23,6 +23,8 @@ public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<
     REDUCING,
     /** One block a worker ({@link RowKernelWriter}): launched as a reducing kernel over the workers. */
     ROWS,
+    /** 32 workers a block, 32 threads a worker ({@link RowKernelWriter}): {@code launchColumns} over the workers. */
+    COLUMNS,
     MAP,
     /** {@code <op>_partials} over chunks of workers, then {@code <op>_fold} over the outputs' elements. */
     PARTIALS

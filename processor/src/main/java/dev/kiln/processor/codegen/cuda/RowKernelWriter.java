@@ -74,8 +74,20 @@ final class RowKernelWriter {
 
   record Fold(Stmt.Carried carried, FoldKind kind, Expr term) {}
 
-  /** The shared loops, each with its carried values' folds. */
-  record Plan(Map<Stmt.Loop, List<Fold>> loops) {}
+  /** How a block's threads are laid out over workers and loop iterations. */
+  enum Layout {
+    /** One block a worker, its threads (x) sharing each loop: loops that walk a row. */
+    ROWS,
+    /**
+     * Blocks of 32 workers (x) by 32 threads (y), the 32 sharing each loop of their worker: loops that
+     * walk down a column (the bias gradient's sum over a batch), where neighbouring workers read
+     * neighbouring elements. Only loops that store nothing (folds alone) take this form.
+     */
+    COLUMNS
+  }
+
+  /** The shared loops, each with its carried values' folds, and the layout. */
+  record Plan(Map<Stmt.Loop, List<Fold>> loops, Layout layout) {}
 
   private RowKernelWriter() {}
 
@@ -84,13 +96,21 @@ final class RowKernelWriter {
     if (!op.scratch().isEmpty()) {
       return "each worker keeps " + op.scratch().get(0).name() + " for itself";
     }
+    Object rows = plan(op, Layout.ROWS);
+    if (rows instanceof Plan || op.grid().isEmpty()) {
+      return rows;
+    }
+    return plan(op, Layout.COLUMNS) instanceof Plan columns ? columns : rows;
+  }
+
+  private static Object plan(OperatorIr op, Layout layout) {
     Map<Stmt.Loop, List<Fold>> loops = new IdentityHashMap<>();
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Accumulate) {
         return "a worker accumulates into a @Reduce output";
       }
       if (s instanceof Stmt.Loop l) {
-        Object folds = shareable(l);
+        Object folds = layout == Layout.ROWS ? shareable(l) : foldsOnly(l);
         if (folds instanceof String why) {
           return why;
         }
@@ -102,7 +122,41 @@ final class RowKernelWriter {
     if (loops.isEmpty()) {
       return NO_LOOP;
     }
-    return new Plan(loops);
+    return new Plan(loops, layout);
+  }
+
+  /** For {@link Layout#COLUMNS}: the folds of a loop that stores nothing and only folds, else why not. */
+  private static Object foldsOnly(Stmt.Loop l) {
+    if (l.step() != 1 || l.index().type() != ScalarType.INT) {
+      return "a loop's step is not 1";
+    }
+    if (l.lo() instanceof Expr.Const lo && l.hi() instanceof Expr.Const hi
+        && hi.integralValue() - lo.integralValue() < MIN_TRIP) {
+      return "a loop makes fewer than " + MIN_TRIP + " iterations";
+    }
+    if (!l.body().isEmpty()) {
+      return "a loop stores";
+    }
+    List<Fold> folds = new ArrayList<>();
+    List<Expr> reduced = new ArrayList<>();
+    for (Stmt.Carried c : l.carried()) {
+      Fold f = fold(c);
+      if (f == null || f.kind() == FoldKind.ANY) {
+        return "a loop updates " + c.phi().name() + " by other than +, -, max or min";
+      }
+      folds.add(f);
+      if (f.kind() != FoldKind.NONE) {
+        reduced.add(c.phi());
+      }
+    }
+    for (Fold f : folds) {
+      for (Expr phi : reduced) {
+        if (f.term() != null && dependsOn(f.term(), phi, new HashSet<>())) {
+          return "a loop uses " + ((Expr.Var) phi).name() + " before the loop ends";
+        }
+      }
+    }
+    return folds;
   }
 
   /** The folds of {@code l}'s carried values when its iterations can be shared, else why not. */
@@ -284,22 +338,45 @@ final class RowKernelWriter {
     emitter.statements(op.body());
     CodeBlock worker = emitter.closeScope();
     String w = names.fresh("w_");
-    emitter.add(CodeBlock.builder()
-        .beginControlFlow("for (long long $N = blockIdx.x; $N < $L; $N += gridDim.x)", w, w,
-            ReducingKernelWriter.total(op.grid()), w)
-        .add(ReducingKernelWriter.decompose(w, op.grid(), vars))
-        .add(worker)
-        .endControlFlow()
-        .build());
+    CodeBlock total = ReducingKernelWriter.total(op.grid());
+    if (plan.layout() == Layout.ROWS) {
+      emitter.add(CodeBlock.builder()
+          .beginControlFlow("for (long long $N = blockIdx.x; $N < $L; $N += gridDim.x)", w, w, total, w)
+          .add(ReducingKernelWriter.decompose(w, op.grid(), vars))
+          .add(worker)
+          .endControlFlow()
+          .build());
+    } else {
+      // every thread of the block takes part in each barrier: a thread past the last worker redoes
+      // the last worker (the same values into the same elements) rather than skip
+      String group = names.fresh("g_");
+      String last = names.fresh("last");
+      emitter.add(CodeBlock.builder()
+          .addStatement("const long long $N = $L - 1", last, total)
+          .beginControlFlow("for (long long $N = (long long) blockIdx.x * blockDim.x; $N <= $N; $N += (long long) gridDim.x * blockDim.x)",
+              group, group, last, group)
+          .addStatement("const long long $N = $N + threadIdx.x < $N ? $N + threadIdx.x : $N", w, group, last, group, last)
+          .add(ReducingKernelWriter.decompose(w, op.grid(), vars))
+          .add(worker)
+          .endControlFlow()
+          .build());
+    }
     CodeBlock body = emitter.closeScope();
     CodeBlock.Builder shared = CodeBlock.builder();
     for (Map.Entry<ScalarType, String> s : loops.shared.entrySet()) {
       shared.addStatement("__shared__ $L $N[KILN_MAX_BLOCK]", CudaSyntax.typeName(s.getKey()), s.getValue());
     }
+    String loopCount = plan.loops().size() == 1 ? "loop" : plan.loops().size() + " loops";
+    CodeBlock.Builder comment = CodeBlock.builder();
+    if (plan.layout() == Layout.ROWS) {
+      comment.add("// Row kernel: one 1-D block of at most KILN_MAX_BLOCK threads a worker, any grid size; its\n")
+          .add("// threads share the worker's $L (sums added in a fixed tree).\n", loopCount);
+    } else {
+      comment.add("// Column kernel: blocks of 32 workers (x) by 32 threads (y), any grid size; a worker's 32\n")
+          .add("// threads share its $L (sums added in a fixed tree).\n", loopCount);
+    }
     return CodeBlock.builder()
-        .add("// Row kernel: one 1-D block of at most KILN_MAX_BLOCK threads a worker, any grid size; its\n")
-        .add("// threads share the worker's $L (sums added in a fixed tree).\n",
-            plan.loops().size() == 1 ? "loop" : plan.loops().size() + " loops")
+        .add(comment.build())
         .add("extern \"C\" __global__ void $N($L) {\n$>", CudaNames.identifier(op.name()), CodeBlock.join(all, ", "))
         .add(shared.build())
         .add(body)
@@ -318,6 +395,19 @@ final class RowKernelWriter {
     SharedLoops(Plan plan, Names names) {
       this.plan = plan;
       this.names = names;
+    }
+
+    /** The thread index that shares a loop's iterations, and the count. */
+    private String thread() {
+      return plan.layout() == Layout.ROWS ? "threadIdx.x" : "threadIdx.y";
+    }
+
+    private String threads() {
+      return plan.layout() == Layout.ROWS ? "blockDim.x" : "blockDim.y";
+    }
+
+    private String reduce() {
+      return plan.layout() == Layout.ROWS ? "kiln::block_reduce" : "kiln::column_reduce";
     }
 
     private String shared(ScalarType t) {
@@ -364,9 +454,9 @@ final class RowKernelWriter {
             .addStatement("break").endControlFlow().build());
         CodeBlock pass = e.closeScope();
         code.addStatement("$L $N = $L", type, first, hi)
-            .add("for ($L $N = $L + ($L) threadIdx.x; $N < $L; $N += ($L) blockDim.x) {\n$>$L$<}\n", type, k, lo, type,
-                k, hi, k, type, pass)
-            .addStatement("$N = kiln::block_reduce($N, $N, kiln::MinOp<$L>())", first, first,
+            .add("for ($L $N = $L + ($L) $L; $N < $L; $N += ($L) $L) {\n$>$L$<}\n", type, k, lo, type, thread(),
+                k, hi, k, type, threads(), pass)
+            .addStatement("$N = $L($N, $N, kiln::MinOp<$L>())", first, reduce(), first,
                 shared(l.index().type()), type);
         firsts.put(f, first);
       }
@@ -418,8 +508,8 @@ final class RowKernelWriter {
         e.add(CodeBlock.builder().addStatement("$N = $L", p, update).build());
       }
       CodeBlock body = e.closeScope();
-      code.add("for ($L $N = $L + ($L) threadIdx.x; $N < $L; $N += ($L) blockDim.x) {\n$>$L$<}\n", type, k, lo, type, k,
-          hi, k, type, body);
+      code.add("for ($L $N = $L + ($L) $L; $N < $L; $N += ($L) $L) {\n$>$L$<}\n", type, k, lo, type, thread(), k,
+          hi, k, type, threads(), body);
       for (int i = 0; i < folds.size(); i++) {
         Fold f = folds.get(i);
         String r = results.get(i);
@@ -429,7 +519,7 @@ final class RowKernelWriter {
         } else if (partials.get(i) != null) {
           ReduceKind op = reduceKind(f.kind());
           String p = partials.get(i);
-          code.addStatement("$N = kiln::block_reduce($N, $N, $L)", p, p, shared(t), CudaSyntax.functor(op, t));
+          code.addStatement("$N = $L($N, $N, $L)", p, reduce(), p, shared(t), CudaSyntax.functor(op, t));
           code.addStatement("$N = $L", r, CudaSyntax.INSTANCE.combine(op, t, CodeBlock.of("$N", r), CodeBlock.of("$N", p)));
         }
       }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which workers get a CUDA row kernel ({@link RowKernelWriter}: a block a worker, its threads
- * sharing the worker's loops) and, for the others, the reason the source gives beside their kernel.
+ * sharing the worker's loops) or a column kernel (32 workers a block, 32 threads sharing each
+ * worker's loops) and, for the others, the reason the source gives beside their kernel.
  * What the row kernels compute is checked against the plain Java on the emulated driver (tests
  * module: every operator of the suite, softmax's and layer norm's gradients among them).
  */
@@ -76,9 +77,19 @@ class RowKernelTest {
   }
 
   @Test
-  void aColumnWalkStaysOneThreadAWorker() {
-    assertThat(kernel("columnSum")).startsWith(
-        "// columnSum: one thread a worker, not a row kernel: a read of x is not unit-stride in i");
+  void aColumnWalkThatOnlyFoldsIsAColumnKernel() {
+    String k = kernel("columnSum");
+    assertThat(k).startsWith("// Column kernel: blocks of 32 workers (x) by 32 threads (y)");
+    assertThat(k).contains("i += (int) blockDim.y");
+    assertThat(k).contains("sPart = kiln::column_reduce(sPart, shared_float, kiln::SumOp<float>());");
+    assertThat(k).contains("const long long last = (long long) N - 1;");
+    assertThat(k).contains("const long long w_ = g_ + threadIdx.x < last ? g_ + threadIdx.x : last;");
+  }
+
+  @Test
+  void aColumnWalkThatStoresStaysOneThreadAWorker() {
+    assertThat(kernel("columnNormalize")).startsWith(
+        "// columnNormalize: one thread a worker, not a row kernel: a read of x is not unit-stride in i");
   }
 
   @Test
