@@ -50,6 +50,37 @@ static void sync_threads();
 #define gridDim (kiln_emu::grid_dim)
 
 inline void __syncthreads() { kiln_emu::sync_threads(); }
+// Warp shuffles, for kernels in which every thread of the block makes every shuffle call
+// (kiln::block_reduce): each thread leaves its value in a slot, all meet at a barrier, and each reads
+// its partner's slot in its own warp. Two sets of slots, used by alternate calls of the block, so
+// that one barrier a call is enough: a thread writes a set again only two calls later, after the
+// barrier of the call between, which every thread passes only once it has read.
+namespace kiln_emu {
+static unsigned long long block_serial = 0;  // counts the blocks run as fibers (run_fibers)
+inline unsigned linear_thread() {
+  return thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z);
+}
+template <typename T> inline T shuffle(T v, unsigned partner_lane) {
+  static T slots[2][1024];
+  static unsigned long long block_of[1024];
+  static unsigned calls[1024];
+  const unsigned id = linear_thread();
+  if (block_of[id] != block_serial) {
+    block_of[id] = block_serial;
+    calls[id] = 0;
+  }
+  const unsigned set = calls[id]++ & 1u;
+  slots[set][id] = v;
+  sync_threads();
+  return slots[set][(id & ~31u) | (partner_lane & 31u)];
+}
+}  // namespace kiln_emu
+template <typename T> inline T __shfl_xor_sync(unsigned, T v, unsigned lane_mask) {
+  return kiln_emu::shuffle(v, (kiln_emu::linear_thread() & 31u) ^ lane_mask);
+}
+template <typename T> inline T __shfl_sync(unsigned, T v, int lane) {
+  return kiln_emu::shuffle(v, (unsigned) lane);
+}
 inline float __int_as_float(int i) { float f; memcpy(&f, &i, sizeof f); return f; }
 inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, sizeof d); return d; }
 inline float __expf(float x) { return expf(x); }
@@ -143,6 +174,7 @@ static kiln_emu_dim3 unflatten(uint64_t i, kiln_emu_dim3 d) {
 
 // Runs one block whose threads synchronise; 0, or -1 when a barrier is not reached by all threads.
 static int run_fibers(const kiln_emu_kernel* k, void** params, const uint64_t* threads, unsigned n) {
+  block_serial++;
   fiber_body = k->body;
   fiber_params = params;
   for (unsigned i = 0; i < n; i++) {

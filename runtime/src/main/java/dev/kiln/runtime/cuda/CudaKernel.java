@@ -71,13 +71,17 @@ public final class CudaKernel {
     launch(stream, LaunchConfig.reducing(keptPoints, device.limits()), args);
   }
 
+  /** The column kernels' threads a worker, read once ({@link LaunchConfig#columnThreads()}). */
+  private static final int COLUMN_THREADS = LaunchConfig.columnThreads();
+
   /**
-   * Launches a column kernel over {@code workers} workers: blocks of 32 workers x 32 threads each.
+   * Launches a column kernel over {@code workers} workers: blocks of 32 workers x 32 threads each
+   * ({@code -Dkiln.cuda.columnThreads} changes the 32 threads).
    *
    * @see LaunchConfig#columns
    */
   public void launchColumns(CudaStream stream, long workers, Object... args) {
-    launch(stream, LaunchConfig.columns(workers, device.limits()), args);
+    launch(stream, LaunchConfig.columns(workers, device.limits(), COLUMN_THREADS), args);
   }
 
   /**

@@ -131,6 +131,23 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
   public static final int COLUMN_THREADS = 32;
 
   /**
+   * {@code -Dkiln.cuda.columnThreads=n}: threads a worker in a column kernel instead of {@link
+   * #COLUMN_THREADS}, a power of two from 1 to 32 (the results' bits depend on it, as a reducing
+   * kernel's on its block size). The emulated driver's tests run one pass with 8.
+   */
+  public static final String COLUMN_THREADS_PROPERTY = "kiln.cuda.columnThreads";
+
+  /** The column kernels' threads a worker: {@link #COLUMN_THREADS_PROPERTY} or {@link #COLUMN_THREADS}. */
+  public static int columnThreads() {
+    int n = Integer.getInteger(COLUMN_THREADS_PROPERTY, COLUMN_THREADS);
+    if (n < 1 || n > COLUMN_THREADS || Integer.bitCount(n) != 1) {
+      throw new IllegalArgumentException("-D" + COLUMN_THREADS_PROPERTY + "=" + n
+          + ": a column kernel's threads a worker must be a power of two from 1 to " + COLUMN_THREADS);
+    }
+    return n;
+  }
+
+  /**
    * The launch of a column kernel: blocks of {@link #COLUMN_WORKERS} x {@link #COLUMN_THREADS}
    * threads, a worker per column of threads, at least one block, at most {@code maxGridX}; the
    * kernel strides over the rest.
@@ -138,12 +155,17 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
    * @throws IllegalArgumentException when {@code workers} is negative
    */
   public static LaunchConfig columns(long workers, Limits limits) {
+    return columns(workers, limits, COLUMN_THREADS);
+  }
+
+  /** As {@link #columns(long, Limits)}, with {@code threads} threads a worker. */
+  public static LaunchConfig columns(long workers, Limits limits, int threads) {
     if (workers < 0) {
       throw new IllegalArgumentException("the number of workers is negative: " + workers);
     }
     long blocks = (workers + COLUMN_WORKERS - 1) / COLUMN_WORKERS;
     int grid = (int) Math.max(1, Math.min(blocks, limits.maxGridX()));
-    return new LaunchConfig(grid, 1, 1, COLUMN_WORKERS, COLUMN_THREADS, 1);
+    return new LaunchConfig(grid, 1, 1, COLUMN_WORKERS, threads, 1);
   }
 
   /**

@@ -149,6 +149,7 @@ class LaunchConfigTest {
     assertEquals(new LaunchConfig(Integer.MAX_VALUE, 1, 1, 32, 32, 1), LaunchConfig.columns(1L << 40, LIMITS));
     assertEquals(1024, LaunchConfig.columns(7, LIMITS).blockThreads());
     assertThrows(IllegalArgumentException.class, () -> LaunchConfig.columns(-1, LIMITS));
+    assertEquals(new LaunchConfig(5, 1, 1, 32, 8, 1), LaunchConfig.columns(129, LIMITS, 8));
   }
 
   @Test

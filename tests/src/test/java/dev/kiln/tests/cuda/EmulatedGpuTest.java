@@ -70,8 +70,10 @@ class EmulatedGpuTest {
 
   @TestFactory
   Stream<DynamicTest> gpuTestsPassWithGridsOfTwoBlocks() throws Exception {
-    return run("grids of at most 2 x 2 x 2 blocks, reductions in segments", Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2"),
-        List.of("-D" + dev.kiln.runtime.cuda.PartialResults.SEGMENT_WORK_PROPERTY + "=16"), "7", KERNEL_TESTS);
+    return run("grids of at most 2 x 2 x 2 blocks, reductions in segments, column kernels of 8 threads a worker",
+        Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2"),
+        List.of("-D" + dev.kiln.runtime.cuda.PartialResults.SEGMENT_WORK_PROPERTY + "=16",
+            "-D" + dev.kiln.runtime.cuda.LaunchConfig.COLUMN_THREADS_PROPERTY + "=8"), "7", KERNEL_TESTS);
   }
 
   /**
