@@ -2,7 +2,8 @@
 # Packs what the GPU run needs into .gpu/ (git-ignored), for a machine that has CUDA and a driver
 # but no Java: a jlink'ed JRE, the JUnit console launcher, the tests' and runtime's classes with
 # every dependency jar, a class path file, the sample's and the benchmarks' classes, and
-# compat/libcublas.so.12 (scripts/cublas12-on-13.sh) for a machine with CUDA 13 only. Run from the
+# compat/libcublas.so.12 and compat/libnvrtc.so.12 (scripts/cuda12-on-13.sh) for a machine with CUDA
+# 13 only. Run from the
 # repository root:
 #
 #   bash scripts/gpu-bundle.sh            # here, on the build machine
@@ -38,7 +39,8 @@ cp -r benchmarks/target/classes "$out/bench-classes"
 # JCuda's PTX compiler binding (24 MB of natives) is never loaded by Kiln: left out, to keep the
 # bundle inside the carry limit
 zip -q -d "$out"/lib/jcuda-natives-*.jar 'lib/libJNvPTXCompiler-*'
-bash scripts/cublas12-on-13.sh "$out"/lib/jcublas-natives-*.jar "$out/compat"
+bash scripts/cuda12-on-13.sh cublas "$out"/lib/jcublas-natives-*.jar "$out/compat"
+bash scripts/cuda12-on-13.sh nvrtc "$out"/lib/jcuda-natives-*.jar "$out/compat"
 tar -C "$out" -czf "$out/jre.tgz" jre && rm -rf "$out/jre"
 ( cd "$out" && ls lib/*.jar | tr '\n' ':' ) > "$out/classpath.txt"
 cat > "$out/run.sh" <<'RUN'
@@ -51,16 +53,21 @@ reports=${OUT:-$PWD/reports}
 mkdir -p "$reports"
 steps=${*:-tests sample bench torch}
 nvidia-smi -L || true
-# JCuda 12.6's cuBLAS binding links against libcublas.so.12; on a machine with cuBLAS 13 only,
-# compat/libcublas.so.12 forwards to it
-if ! ldconfig -p | grep -q 'libcublas\.so\.12 '; then
-  lib13=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/*/lib /usr/lib/x86_64-linux-gnu /opt \
-    -name 'libcublas.so.13*' 2>/dev/null | head -n 1)
-  if [ -n "$lib13" ]; then
-    echo "no libcublas.so.12 here: compat/libcublas.so.12 forwards to $lib13"
-    export LD_LIBRARY_PATH="$PWD/compat:$(dirname "$lib13")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# JCuda 12.6's cuBLAS and NVRTC bindings link against libcublas.so.12 and libnvrtc.so.12; on a
+# machine with CUDA 13 only, compat/'s shims forward to the .so.13 libraries
+compat=
+for name in cublas nvrtc; do
+  if ! ldconfig -p | grep -q "lib$name\.so\.12 "; then
+    lib13=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/*/lib /usr/lib/x86_64-linux-gnu /opt \
+      -name "lib$name.so.13*" 2>/dev/null | head -n 1)
+    if [ -n "$lib13" ]; then
+      echo "no lib$name.so.12 here: compat/lib$name.so.12 forwards to $lib13"
+      mkdir -p "compat-$name" && cp "compat/lib$name.so.12" "compat-$name/"
+      compat="$compat:$PWD/compat-$name:$(dirname "$lib13")"
+    fi
   fi
-fi
+done
+[ -z "$compat" ] || export LD_LIBRARY_PATH="${compat#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
 for step in $steps; do
   echo "==> $step ($(date -u +%T))"
