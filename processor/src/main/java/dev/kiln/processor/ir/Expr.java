@@ -31,6 +31,23 @@ public abstract sealed class Expr
 
   public abstract List<Expr> operands();
 
+  /** Whether this node is {@code target} or computed from it (through any operand, at any depth). */
+  public boolean dependsOn(Expr target) {
+    java.util.ArrayDeque<Expr> work = new java.util.ArrayDeque<>();
+    java.util.Set<Expr> seen = new java.util.HashSet<>();
+    work.push(this);
+    while (!work.isEmpty()) {
+      Expr e = work.pop();
+      if (e == target) {
+        return true;
+      }
+      if (seen.add(e)) {
+        e.operands().forEach(work::push);
+      }
+    }
+    return false;
+  }
+
   /** A literal. Floating values are stored as doubles; a float literal holds the float's value. */
   public static final class Const extends Expr {
     private final double floating;

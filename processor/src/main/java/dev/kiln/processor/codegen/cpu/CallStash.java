@@ -223,7 +223,7 @@ final class CallStash {
     if (!seen.add(e)) {
       return;
     }
-    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn()) && SimdPlan.dependsOn(c, index, new HashSet<>())) {
+    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn()) && c.dependsOn(index)) {
       out.add(c);
       return;
     }
@@ -316,7 +316,7 @@ final class CallStash {
   /** Structural equality of {@code a} and {@code b}, variable {@code va} in {@code a} standing for {@code vb} in {@code b}. */
   static boolean same(Expr a, Expr.Var va, Expr b, Expr.Var vb) {
     if (a == b) {
-      return !SimdPlan.dependsOn(a, va, new HashSet<>()) && !SimdPlan.dependsOn(b, vb, new HashSet<>());
+      return !a.dependsOn(va) && !b.dependsOn(vb);
     }
     if (a == va || b == vb) {
       return a == va && b == vb;

@@ -283,7 +283,7 @@ public final class SimdPlan {
     if (next instanceof Expr.Binary b && b.op() == BinaryOp.LOR && phi.type() == ScalarType.BOOL
         && (b.left() == phi || b.right() == phi)) {
       Expr term = b.left() == phi ? b.right() : b.left();
-      return dependsOn(term, phi, new HashSet<>()) ? null : new Fold(c, FoldKind.ANY, term, BinaryOp.LOR, b.left() == phi);
+      return term.dependsOn(phi) ? null : new Fold(c, FoldKind.ANY, term, BinaryOp.LOR, b.left() == phi);
     }
     if (next instanceof Expr.Binary b && b.type() == ScalarType.FLOAT && ARITHMETIC.contains(b.op())) {
       if (b.left() == phi) {
@@ -361,7 +361,7 @@ public final class SimdPlan {
     }
     for (Expr u : uses) {
       for (Expr phi : phis) {
-        if (dependsOn(u, phi, new HashSet<>())) {
+        if (u.dependsOn(phi)) {
           return "a loop uses " + ((Expr.Var) phi).name() + " before the loop ends";
         }
       }
@@ -373,21 +373,6 @@ public final class SimdPlan {
     return a != null ? a : b != null ? b : c;
   }
 
-  /** Whether {@code e} is {@code target} or computed from it. */
-  static boolean dependsOn(Expr e, Expr target, Set<Expr> seen) {
-    if (e == target) {
-      return true;
-    }
-    if (!seen.add(e)) {
-      return false;
-    }
-    for (Expr o : e.operands()) {
-      if (dependsOn(o, target, seen)) {
-        return true;
-      }
-    }
-    return false;
-  }
 
   /** Whether {@code e} depends on the lane variable. */
   boolean varying(Expr e) {

@@ -77,15 +77,15 @@ public final class CudaWriter {
         }
       } else {
         OperatorIr wide = IndexWidening.apply(op);
-        Object rowPlan = RowKernelWriter.plan(wide);
-        if (rowPlan instanceof RowKernelWriter.Plan rows) {
+        Object rowPlan = SharedLoopPlan.plan(wide);
+        if (rowPlan instanceof SharedLoopPlan.Plan rows) {
           cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
-          KernelInfo.Launch launch = rows.layout() == RowKernelWriter.Layout.ROWS
+          KernelInfo.Launch launch = rows.layout() == SharedLoopPlan.Layout.ROWS
               ? KernelInfo.Launch.ROWS : KernelInfo.Launch.COLUMNS;
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), launch, List.of(),
               List.of(), CheckedReads.arrays(wide)));
         } else {
-          if (!rowPlan.equals(RowKernelWriter.NO_LOOP)) {
+          if (!rowPlan.equals(SharedLoopPlan.NO_LOOP)) {
             cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), rowPlan);
           }
           cu.add("\n").add(gridKernel(wide));
