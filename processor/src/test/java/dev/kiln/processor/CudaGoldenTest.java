@@ -86,6 +86,23 @@ class CudaGoldenTest {
     assertThat(cu).doesNotContain("void exp(");
   }
 
+  /**
+   * {@code -Akiln.cuda.math=fast} compiles with {@code --use_fast_math -DKILN_FAST_MATH=1}, which
+   * takes math.cuh's other branches (intrinsics, {@code tanhf}, {@code erff}): with nvcc on the
+   * machine, success means nvcc accepted them; the PTX is written either way when nvcc ran.
+   */
+  @Test
+  void fastMathCompiles() throws IOException {
+    Compilation c = compile("-Akiln.cuda.math=fast");
+    assertThat(c).succeeded();
+    if (c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/Cells.ptx").isPresent()) {
+      String ptx = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/Cells.ptx").orElseThrow()
+          .getCharContent(true).toString();
+      assertThat(ptx).contains(".entry lstmCell(");
+      assertThat(ptx).contains("ex2.approx"); // __expf
+    }
+  }
+
   @Test
   void aFailingNvccIsABuildErrorShowingItsMessage(@TempDir Path dir) throws IOException {
     Path fake = dir.resolve("nvcc");
