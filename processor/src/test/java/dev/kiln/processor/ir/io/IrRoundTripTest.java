@@ -52,7 +52,7 @@ class IrRoundTripTest {
         sources.add(JavaFileObjects.forResource(p.toUri().toURL()));
       }
     }
-    assertThat(sources.size()).isAtLeast(PROCESSOR_SOURCES.size() + 9);
+    assertThat(sources.size()).isAtLeast(PROCESSOR_SOURCES.size() + 10);
     capture = new IrCapture();
     compilation = javac().withProcessors(new KilnProcessor(), capture).compile(sources);
     assertThat(compilation).succeeded();
@@ -109,7 +109,7 @@ class IrRoundTripTest {
       ops.forEach(op -> printed.append('\n').append(IrPrinter.print(op)));
       assertThat(printed.toString()).isEqualTo(listing);
     }
-    assertThat(classes).isEqualTo(PROCESSOR_SOURCES.size() + 9);
+    assertThat(classes).isEqualTo(PROCESSOR_SOURCES.size() + 10);
   }
 
   @Test
