@@ -80,12 +80,8 @@ public final class DeviceLauncherWriter {
       all.addAll(checkedReads(info));
       m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
     } else if (info.launch() == KernelInfo.Launch.ROWS || info.launch() == KernelInfo.Launch.COLUMNS) {
-      CodeBlock workers = CodeBlock.of("1L");
-      for (GridDim g : op.grid()) {
-        workers = CodeBlock.of("$T.mul($L, $N)", CHECKS, workers, g.extentText());
-      }
       m.addStatement("$L.$L($N, $L, $L)", kernel, info.launch() == KernelInfo.Launch.ROWS ? "launchReducing" : "launchColumns",
-          stream, workers, CodeBlock.join(withCheckedReads(args, info), ", "));
+          stream, workers(op), CodeBlock.join(withCheckedReads(args, info), ", "));
     } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
       m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {
@@ -151,10 +147,7 @@ public final class DeviceLauncherWriter {
     String workers = names.fresh("workers");
     String perChunk = names.fresh("perChunk");
     String chunks = names.fresh("chunks");
-    CodeBlock points = CodeBlock.of("1L");
-    for (GridDim g : op.grid()) {
-      points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extentText());
-    }
+    CodeBlock points = workers(op);
     CodeBlock lengths = CodeBlock.of("0L");
     CodeBlock longest = null;
     for (Param.Array a : info.partials()) {
@@ -203,6 +196,15 @@ public final class DeviceLauncherWriter {
         .endControlFlow()
         .endControlFlow()
         .build();
+  }
+
+  /** The number of workers, {@code Checks.mul} of the grid's extents (1 for no grid). */
+  private static CodeBlock workers(OperatorIr op) {
+    CodeBlock points = CodeBlock.of("1L");
+    for (GridDim g : op.grid()) {
+      points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extentText());
+    }
+    return points;
   }
 
   /**

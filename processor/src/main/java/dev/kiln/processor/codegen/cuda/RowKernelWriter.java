@@ -120,6 +120,12 @@ final class RowKernelWriter {
       return plan.layout() == SharedLoopPlan.Layout.ROWS ? "blockDim.x" : "blockDim.y";
     }
 
+    /** {@code for (k = lo + t; k < hi; k += threads) body}: the block's threads taking turns. */
+    private CodeBlock sharedLoop(String type, String k, CodeBlock lo, CodeBlock hi, CodeBlock body) {
+      return CodeBlock.of("for ($L $N = $L + ($L) $L; $N < $L; $N += ($L) $L) {\n$>$L$<}\n", type, k, lo, type,
+          thread(), k, hi, k, type, threads(), body);
+    }
+
     private String reduce() {
       return plan.layout() == SharedLoopPlan.Layout.ROWS ? "kiln::block_reduce" : "kiln::column_reduce";
     }
@@ -168,8 +174,7 @@ final class RowKernelWriter {
             .addStatement("break").endControlFlow().build());
         CodeBlock pass = e.closeScope();
         code.addStatement("$L $N = $L", type, first, hi)
-            .add("for ($L $N = $L + ($L) $L; $N < $L; $N += ($L) $L) {\n$>$L$<}\n", type, k, lo, type, thread(),
-                k, hi, k, type, threads(), pass)
+            .add(sharedLoop(type, k, lo, hi, pass))
             .addStatement("$N = $L($N, $N, kiln::MinOp<$L>())", first, reduce(), first,
                 shared(l.index().type()), type);
         firsts.put(f, first);
@@ -222,8 +227,7 @@ final class RowKernelWriter {
         e.add(CodeBlock.builder().addStatement("$N = $L", p, update).build());
       }
       CodeBlock body = e.closeScope();
-      code.add("for ($L $N = $L + ($L) $L; $N < $L; $N += ($L) $L) {\n$>$L$<}\n", type, k, lo, type, thread(), k,
-          hi, k, type, threads(), body);
+      code.add(sharedLoop(type, k, lo, hi, body));
       for (int i = 0; i < folds.size(); i++) {
         SharedLoopPlan.Fold f = folds.get(i);
         String r = results.get(i);

@@ -117,14 +117,23 @@ final class SharedLoopPlan {
     return new Plan(loops, layout);
   }
 
-  /** For {@link Layout#COLUMNS}: the folds of a loop that stores nothing and only folds, else why not. */
-  private static Object foldsOnly(Stmt.Loop l) {
+  /** Why either layout refuses {@code l} for its step or its trip count, or null. */
+  private static String shapeRefusal(Stmt.Loop l) {
     if (l.step() != 1 || l.index().type() != ScalarType.INT) {
       return "a loop's step is not 1";
     }
     if (l.lo() instanceof Expr.Const lo && l.hi() instanceof Expr.Const hi
         && hi.integralValue() - lo.integralValue() < MIN_TRIP) {
       return "a loop makes fewer than " + MIN_TRIP + " iterations";
+    }
+    return null;
+  }
+
+  /** For {@link Layout#COLUMNS}: the folds of a loop that stores nothing and only folds, else why not. */
+  private static Object foldsOnly(Stmt.Loop l) {
+    String shape = shapeRefusal(l);
+    if (shape != null) {
+      return shape;
     }
     if (!l.body().isEmpty()) {
       return "a loop stores";
@@ -153,12 +162,9 @@ final class SharedLoopPlan {
 
   /** The folds of {@code l}'s carried values when its iterations can be shared, else why not. */
   private static Object shareable(Stmt.Loop l) {
-    if (l.step() != 1 || l.index().type() != ScalarType.INT) {
-      return "a loop's step is not 1";
-    }
-    if (l.lo() instanceof Expr.Const lo && l.hi() instanceof Expr.Const hi
-        && hi.integralValue() - lo.integralValue() < MIN_TRIP) {
-      return "a loop makes fewer than " + MIN_TRIP + " iterations";
+    String shape = shapeRefusal(l);
+    if (shape != null) {
+      return shape;
     }
     Map<Param.Array, Set<Expr>> storedAt = new LinkedHashMap<>();
     for (Stmt s : l.body()) {
