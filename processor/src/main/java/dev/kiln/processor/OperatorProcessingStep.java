@@ -18,6 +18,7 @@ import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.fusion.FusionPrinter;
 import dev.kiln.processor.fusion.Merger;
 import dev.kiln.processor.fusion.ReportBuilder;
@@ -212,8 +213,15 @@ final class OperatorProcessingStep {
           }
         }
       }
-      CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base, compiled);
       Map<String, Contraction> byOperator = Contractions.byOperator(contractions);
+      // the device compiles a fused kernel in its device form when it has one (Recompute)
+      plans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
+      gradientPlans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
+      Map<String, OperatorIr> deviceForms = new java.util.HashMap<>();
+      plans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
+      gradientPlans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
+      CudaWriter.Result cuda = CudaWriter.write(owner.getQualifiedName().toString(), base,
+          compiled.stream().map(op -> deviceForms.getOrDefault(op.name(), op)).toList());
       plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
       gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
       List<FusionPlan> allPlans = new ArrayList<>(plans);
@@ -245,7 +253,7 @@ final class OperatorProcessingStep {
       java.util.Set<String> simdNames = new java.util.HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
-          simdNames, sourceLines(methods), cpuForms);
+          simdNames, sourceLines(methods), cpuForms, deviceForms);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
         SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);

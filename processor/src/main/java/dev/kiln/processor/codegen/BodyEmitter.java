@@ -303,6 +303,20 @@ public final class BodyEmitter {
     }
   }
 
+  /**
+   * Binds {@code e} in the current scope to a new local whose value is {@code value} applied to the
+   * code that computes {@code e} (for a load, its read of the array): later uses of {@code e} in
+   * this scope read the local. Returns the local's name.
+   */
+  public String define(Expr e, java.util.function.UnaryOperator<CodeBlock> value) {
+    CodeBlock code = value.apply(inline(e));
+    String name = names.fresh(sourceNames.getOrDefault(e, "t"));
+    Scope s = scopes.get(scopes.size() - 1);
+    s.code.addStatement("$L $N = $L", syntax.constType(e.type()), name, code);
+    s.temps.put(e, name);
+    return name;
+  }
+
   // ---- expressions ----
 
   /** Java source for {@code e}, valid in the current scope. */

@@ -24,15 +24,31 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
    * @param calls the positions of the calls it fuses
    * @param perWorker the kernel with the temporaries that only its workers use, each in its own
    *     slice, as {@code SCRATCH} arrays of one slice (the CPU's form); null when it has none
+   * @param device the kernel with the temporaries it recomputes instead of storing ({@link
+   *     Recompute}: the device's form); null when it has none
    */
-  public record Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker) {
+  public record Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker,
+      OperatorIr device) {
     public Kernel {
       calls = List.copyOf(calls);
       derived = List.copyOf(derived);
     }
 
+    public Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker) {
+      this(ir, calls, derived, perWorker, null);
+    }
+
     public Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived) {
-      this(ir, calls, derived, null);
+      this(ir, calls, derived, null, null);
+    }
+
+    /** The form the device compiles: {@link #device} when there is one. */
+    public OperatorIr onDevice() {
+      return device == null ? ir : device;
+    }
+
+    Kernel withDevice(OperatorIr form) {
+      return new Kernel(ir, calls, derived, perWorker, form);
     }
 
     /** The form the CPU compiles: {@link #perWorker} when there is one. */
@@ -44,7 +60,8 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
   /** This plan with no per-worker form for the kernels named in {@code kernels} (they compile otherwise). */
   public FusionPlan withoutPerWorker(java.util.Set<String> kernelNames) {
     List<Kernel> out = kernels.stream()
-        .map(k -> k.perWorker() != null && kernelNames.contains(k.ir().name()) ? new Kernel(k.ir(), k.calls(), k.derived()) : k)
+        .map(k -> k.perWorker() != null && kernelNames.contains(k.ir().name())
+            ? new Kernel(k.ir(), k.calls(), k.derived(), null, k.device()) : k)
         .toList();
     return new FusionPlan(composite, out, allocated, edges);
   }
@@ -53,6 +70,13 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
   public List<CompositeIr.Temp> allocatedOnCpu() {
     java.util.Set<String> kept = perWorkerTemps();
     return allocated.stream().filter(t -> !kept.contains(t.name())).toList();
+  }
+
+  /** The temporaries the device launcher allocates: those some kernel's device form still uses. */
+  public List<CompositeIr.Temp> allocatedOnDevice() {
+    java.util.Set<String> used = new java.util.HashSet<>();
+    kernels.forEach(k -> k.onDevice().arrays().forEach(a -> used.add(a.name())));
+    return allocated.stream().filter(t -> used.contains(t.name())).toList();
   }
 
   /** The temporaries some kernel keeps per worker on the CPU. */

@@ -80,4 +80,23 @@ public final class Loops {
     Prims.costlyMap(K, x0, x);
     Prims.matvec(M, K, a, x, out);
   }
+
+  /**
+   * Rows scaled, then centred: one kernel, a worker a row; on the CPU each worker keeps its scaled
+   * row, on a GPU the kernel computes it again where it is read instead of storing it.
+   */
+  @Operator
+  public static void centeredScaled(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    float[] t = new float[B * N];
+    Prims.rowScaled(B, N, x, t);
+    Prims.rowCentered(B, N, t, y);
+  }
+
+  /** A running sum, then centred: the temporary's value needs the iteration before, so it is stored everywhere. */
+  @Operator
+  public static void centeredCumsum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    float[] t = new float[B * N];
+    Prims.rowPrefixSum(B, N, x, t);
+    Prims.rowCentered(B, N, t, y);
+  }
 }

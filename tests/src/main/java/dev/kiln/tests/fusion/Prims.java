@@ -400,4 +400,37 @@ public final class Prims {
       out[i] = acc;
     }
   }
+
+  /** Each row scaled by its sum. */
+  @Operator
+  public static void rowScaled(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += x[b * N + k];
+      for (int k = 0; k < N; k++) out[b * N + k] = x[b * N + k] * s;
+    }
+  }
+
+  /** Each row minus its mean. */
+  @Operator
+  public static void rowCentered(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += x[b * N + k];
+      float mean = s / N;
+      for (int k = 0; k < N; k++) out[b * N + k] = x[b * N + k] - mean;
+    }
+  }
+
+  /** A running sum along each row. */
+  @Operator
+  public static void rowPrefixSum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float acc = 0f;
+      for (int k = 0; k < N; k++) {
+        acc += x[b * N + k];
+        out[b * N + k] = acc;
+      }
+    }
+  }
 }

@@ -47,6 +47,47 @@ class CudaEdgeCasesTest {
     }
   }
 
+  /**
+   * Row kernels keep a row of up to 8192 floats in shared memory after their first read of it;
+   * longer rows are read from global memory every time. Both sides of the limit agree with plain
+   * Java (sums in another order: within 1e-5).
+   */
+  @Test
+  void rowsLongerThanTheSharedCacheAgreeToo() {
+    for (int n : new int[] {1, 255, 8192, 8193, 9000}) {
+      int b = 3;
+      java.util.SplittableRandom random = new java.util.SplittableRandom(n);
+      float[] x = new float[b * n];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = (float) random.nextDouble(-4, 4);
+      }
+      float[] softmax = new float[b * n];
+      float[] centered = new float[b * n];
+      dev.kiln.tests.ops.RowLoops.softmax(b, n, x, softmax);
+      dev.kiln.tests.fusion.Loops.centeredScaled(b, n, x, centered);
+      try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray dy = device.allocFloats(b * n);
+          DeviceFloatArray dz = device.allocFloats(b * n)) {
+        dev.kiln.tests.ops.RowLoopsKernels.softmax(device.defaultStream(), b, n, dx, dy);
+        dev.kiln.tests.fusion.LoopsKernels.centeredScaled(device.defaultStream(), b, n, dx, dz);
+        assertClose("softmax, rows of " + n, softmax, dy.download());
+        assertClose("centeredScaled, rows of " + n, centered, dz.download());
+      }
+    }
+  }
+
+  private static void assertClose(String what, float[] expected, float[] actual) {
+    double scale = 0;
+    for (float v : expected) {
+      scale = Math.max(scale, Math.abs(v));
+    }
+    for (int i = 0; i < expected.length; i++) {
+      double err = Math.abs(expected[i] - actual[i]);
+      if (!(err <= 1e-5 * Math.abs(expected[i]) + 1e-6 * scale)) {
+        org.junit.jupiter.api.Assertions.fail(what + ": element " + i + " is " + actual[i] + ", Java gives " + expected[i]);
+      }
+    }
+  }
+
   /** -0.0 is the identity of a sum: a sum of -0.0 terms, or of none, leaves -0.0 as Java does. */
   @Test
   void sumsKeepNegativeZero() {

@@ -78,6 +78,10 @@ final class Expectations {
           "every row reads all of x: inlining the six math calls would repeat them once per row (M times)"),
       one(Loops.class, "rowNormalizeD", "one worker per row: a sum pass and a scale pass",
           "squareD#1", "rowSumD#1", "addScalarD#1", "rsqrtMapD#1", "mulRowD#1"),
+      new Expected(Loops.class, "centeredScaled", List.of(List.of("rowScaled#1", "rowCentered#1")), Set.of("t"),
+          "one worker per row: the scaled row is read back only by the worker that wrote it"),
+      new Expected(Loops.class, "centeredCumsum", List.of(List.of("rowPrefixSum#1", "rowCentered#1")), Set.of("t"),
+          "one worker per row: the running sums are read back only by the worker that wrote them"),
       // Edges
       one(Edges.class, "clampTanh", "the clamp is inlined into the map", "clampHigh#1", "tanhMap#1"),
       // Known limit: 'a' is written twice per worker (once in a loop), so its value is not forwarded in a register;

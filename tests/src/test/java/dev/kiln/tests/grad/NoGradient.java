@@ -26,6 +26,8 @@ final class NoGradient {
       Map.entry("Reductions.countPositive", "integer result"),
       Map.entry("RowLoops.countBelow", "integer arrays only"),
       Map.entry("RowLoops.cumsum", "a scan that stores its running value (KILN043)"),
+      Map.entry("Prims.rowPrefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("Loops.centeredCumsum", "calls Prims.rowPrefixSum: a scan (KILN043)"),
       Map.entry("RowLoops.rowRounded", "integer result"),
       Map.entry("Reductions.histogram", "integer result"),
       Map.entry("Layout.gather", "data-dependent index"),

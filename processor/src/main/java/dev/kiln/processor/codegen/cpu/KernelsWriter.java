@@ -40,7 +40,7 @@ public final class KernelsWriter {
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
     return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of(),
-        Map.of(), Map.of());
+        Map.of(), Map.of(), Map.of());
   }
 
   /**
@@ -68,12 +68,13 @@ public final class KernelsWriter {
    * As above; the grid operators named in {@code simd} have a SIMD form in {@link
    * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API; a
    * kernel in {@code cpuForms} runs that form on the CPU (its per-worker form, {@link
-   * FusionPlan.Kernel#cpu}), its device launcher the operator itself.
+   * FusionPlan.Kernel#cpu}), and one in {@code deviceForms} that form on the device ({@link
+   * FusionPlan.Kernel#onDevice}); others run the operator itself.
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines,
-      Map<String, OperatorIr> cpuForms) {
+      Map<String, OperatorIr> cpuForms, Map<String, OperatorIr> deviceForms) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
@@ -119,7 +120,8 @@ public final class KernelsWriter {
       }
       KernelInfo kernel = cuda.get(op.name());
       if (kernel != null) {
-        type.addMethod(DeviceLauncherWriter.write(op, kernel, ownerName, name, resourceBase));
+        type.addMethod(DeviceLauncherWriter.write(deviceForms.getOrDefault(op.name(), op), kernel, ownerName, name,
+            resourceBase));
       }
     }
     for (FusionPlan plan : composites) {

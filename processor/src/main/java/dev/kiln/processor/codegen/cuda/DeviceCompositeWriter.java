@@ -21,7 +21,8 @@ import javax.lang.model.element.Modifier;
  * stream, asynchronously. Temporaries that fusion kept are the stream's temporaries ({@code
  * CudaStream.temporaryFloats} and the like: memory reused in stream order, no allocation and no wait
  * once the stream has served one of that size), zero-filled, and given back once the kernels are
- * enqueued.
+ * enqueued; the temporaries that the kernels' device forms recompute instead ({@code Recompute}) are
+ * not allocated at all.
  */
 public final class DeviceCompositeWriter {
   private DeviceCompositeWriter() {}
@@ -48,20 +49,21 @@ public final class DeviceCompositeWriter {
     m.addCode(CompositeWriter.prologue(plan, true));
     CodeBlock.Builder launches = CodeBlock.builder();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      launches.addStatement("$N($N, $L)", k.ir().name(), stream, CompositeWriter.arguments(k.ir()));
+      launches.addStatement("$N($N, $L)", k.ir().name(), stream, CompositeWriter.arguments(k.onDevice()));
     }
-    if (plan.allocated().isEmpty()) {
+    List<CompositeIr.Temp> allocated = plan.allocatedOnDevice();
+    if (allocated.isEmpty()) {
       m.addCode(launches.build());
       return m.build();
     }
     List<CodeBlock> resources = new ArrayList<>();
-    for (CompositeIr.Temp t : plan.allocated()) {
+    for (CompositeIr.Temp t : allocated) {
       resources.add(CodeBlock.of("$T $N = $N.$L($T.size($S, $S, $L))", DeviceLauncherWriter.deviceArray(t.elementType()),
           t.name(), stream, temporary(t.elementType()), DeviceLauncherWriter.CHECKS, sig.name(),
           "the length of temporary '" + t.name() + "'", lengthCode(t)));
     }
     m.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "));
-    for (CompositeIr.Temp t : plan.allocated()) {
+    for (CompositeIr.Temp t : allocated) {
       m.addStatement("$N.zero()", t.name());
     }
     m.addCode(launches.build());

@@ -43,7 +43,8 @@ final class RowKernelWriter {
     List<CodeBlock> all = new ArrayList<>(params);
     all.addAll(CheckedReads.declare(op, emitter, names));
     emitter.countUses(op.body(), List.of());
-    SharedLoops loops = new SharedLoops(plan, names);
+    RowCache cache = RowCache.plan(op, plan);
+    SharedLoops loops = new SharedLoops(plan, names, cache);
     emitter.lowering(loops);
     emitter.openScope(); // prologue
     emitter.openScope(); // one worker
@@ -80,11 +81,20 @@ final class RowKernelWriter {
     for (Map.Entry<ScalarType, String> s : loops.shared.entrySet()) {
       shared.addStatement("__shared__ $L $N[KILN_MAX_BLOCK]", CudaSyntax.typeName(s.getKey()), s.getValue());
     }
+    if (cache != null) {
+      shared.addStatement("__shared__ $L $N[$L]", CudaSyntax.typeName(cache.array().elementType()), loops.cacheName,
+          cache.capacity());
+    }
     String loopCount = plan.loops().size() == 1 ? "loop" : plan.loops().size() + " loops";
     CodeBlock.Builder comment = CodeBlock.builder();
     if (plan.layout() == SharedLoopPlan.Layout.ROWS) {
       comment.add("// Row kernel: one 1-D block of at most KILN_MAX_BLOCK threads a worker, any grid size; its\n")
           .add("// threads share the worker's $L (sums added in a fixed tree).\n", loopCount);
+      if (cache != null) {
+        comment.add("// Rows of '$L' up to $L elements long are read from global memory once, by the first of the\n",
+                cache.array().name(), cache.capacity())
+            .add("// $L loops that read them, and from shared memory after that.\n", cache.loads().size());
+      }
     } else {
       comment.add("// Column kernel: blocks of 32 workers (x) by 32 threads (y), any grid size; a worker's 32\n")
           .add("// threads share its $L (sums added in a fixed tree).\n", loopCount);
@@ -106,9 +116,16 @@ final class RowKernelWriter {
     /** The shared-memory array block_reduce uses, per element type. */
     final Map<ScalarType, String> shared = new LinkedHashMap<>();
 
-    SharedLoops(SharedLoopPlan.Plan plan, Names names) {
+    /** The row cache (null when none), its shared array and the flag that says whether a row fits. */
+    private final RowCache cache;
+    final String cacheName;
+    private String cached;
+
+    SharedLoops(SharedLoopPlan.Plan plan, Names names, RowCache cache) {
       this.plan = plan;
       this.names = names;
+      this.cache = cache;
+      this.cacheName = cache == null ? null : names.fresh("row_" + CudaNames.identifier(cache.array().name()));
     }
 
     /** The thread index that shares a loop's iterations, and the count. */
@@ -153,6 +170,11 @@ final class RowKernelWriter {
         String r = names.fresh(c.phi().name());
         declarations.addStatement("$L $N = $L", CudaSyntax.typeName(c.phi().type()), r, e.expr(c.init()));
         results.add(r);
+      }
+      Expr.Load cachedLoad = cache == null ? null : cache.loads().get(l);
+      if (cachedLoad != null && l == cache.fill()) {
+        cached = names.fresh("cached");
+        declarations.addStatement("const bool $N = (long long) ($L) - ($L) <= $L", cached, hi, lo, cache.capacity());
       }
       e.add(declarations.build());
       String type = CudaSyntax.typeName(l.index().type());
@@ -209,6 +231,13 @@ final class RowKernelWriter {
               firsts.get(f), k).build());
           e.bind(phi, seen, depth);
         }
+      }
+      if (cachedLoad != null && l == cache.fill()) {
+        // the first loop: each thread keeps the elements it reads
+        String v = e.define(cachedLoad, read -> read);
+        e.add(CodeBlock.builder().addStatement("if ($N) $N[$N - $L] = $N", cached, cacheName, k, lo, v).build());
+      } else if (cachedLoad != null) {
+        e.define(cachedLoad, read -> CodeBlock.of("($N ? $N[$N - $L] : $L)", cached, cacheName, k, lo, read));
       }
       e.statements(l.body());
       for (int i = 0; i < folds.size(); i++) {

@@ -53,6 +53,25 @@ class RowKernelTest {
   }
 
   @Test
+  void softmaxReadsItsRowFromSharedMemoryAfterTheFirstLoop() {
+    String k = kernel("softmax");
+    assertThat(k).contains("// Rows of 'x' up to 8192 elements long are read from global memory once");
+    assertThat(k).contains("__shared__ float row_x[8192];");
+    assertThat(k).contains("const bool cached = (long long) (N) - (0) <= 8192;");
+    assertThat(k).containsMatch("if \\(cached\\) row_x\\[k - 0\\] = t\\d+;");
+    // the two later loops: the cache, or global memory for a longer row
+    assertThat(k.split("\\(cached \\? row_x\\[k_", -1)).hasLength(3);
+  }
+
+  @Test
+  void aRowReadOnceOrWrittenIsNotCached() {
+    // countBelow reads its row in one loop; columnNormalize walks columns; cumsum is one thread a row
+    assertThat(kernel("countBelow")).doesNotContain("row_x");
+    assertThat(kernel("columnNormalize")).doesNotContain("row_x");
+    assertThat(kernel("cumsum")).doesNotContain("row_x");
+  }
+
+  @Test
   void seenSoFarBecomesTheBlocksFirstHit() {
     String k = kernel("firstMax");
     assertThat(k).startsWith("// Row kernel");

@@ -1,0 +1,145 @@
+package dev.kiln.processor.codegen.cuda;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The row a row kernel keeps in shared memory: softmax reads its row three times (the maximum, the
+ * sum of exponentials, the outputs), layer norm three times, their gradients five; from the second
+ * time on the block reads the copy it made the first time instead of global memory. The array
+ * cached is one the kernel never writes, read in at least two of the shared loops at {@code base +
+ * k} ({@code k} the loop's variable, {@code base} the same in every loop and free of loop
+ * variables), unconditionally ({@code guard} true, as the source reads it), in loops with the same
+ * bounds, step 1 and no guard of their own; of several such arrays, the one read in the most loops.
+ *
+ * <p>The cache is a static {@code __shared__} array of {@value #BYTES} bytes: a row longer than that
+ * is read from global memory every time, as without a cache (the kernel checks the row's length at
+ * run time; the branch is the same for every thread). The first loop fills it, each thread the
+ * elements it reads, and the barrier after every shared loop ({@link RowKernelWriter}) makes them
+ * visible to the later loops.
+ *
+ * @param loads the cached load in each loop that reads it
+ */
+record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loads, int capacity) {
+  /** The cache's size in bytes: with the block's reduction arrays, within a block's 48 KB of static shared memory. */
+  static final int BYTES = 32 * 1024;
+
+  /** The cache of a row kernel's worker, or null when no array qualifies. */
+  static RowCache plan(OperatorIr op, SharedLoopPlan.Plan plan) {
+    if (plan.layout() != SharedLoopPlan.Layout.ROWS) {
+      return null;
+    }
+    Set<String> written = new HashSet<>();
+    writes(op.body(), written);
+    Set<String> gridVars = new HashSet<>();
+    for (GridDim g : op.grid()) {
+      gridVars.add(g.var().name());
+    }
+    List<Stmt.Loop> shared = new ArrayList<>();
+    for (Stmt s : op.body()) {
+      if (s instanceof Stmt.Loop l && plan.loops().containsKey(l) && l.step() == 1
+          && l.guard() instanceof Expr.Const c && c.isTrue()) {
+        shared.add(l);
+      }
+    }
+    RowCache best = null;
+    for (Param.Array a : op.arrays()) {
+      int bytes = switch (a.elementType()) {
+        case FLOAT, INT -> 4;
+        case DOUBLE, LONG -> 8;
+        default -> 0; // a narrow element is read as an int: not cached
+      };
+      if (bytes == 0 || written.contains(a.name())) {
+        continue;
+      }
+      // loops grouped by (base, lo, hi): each group's loads all read base + k
+      Map<List<Object>, Map<Stmt.Loop, Expr.Load>> groups = new LinkedHashMap<>();
+      for (Stmt.Loop l : shared) {
+        for (Expr.Load load : loads(l, a)) {
+          Affine base = base(load, l, gridVars);
+          if (base != null) {
+            groups.computeIfAbsent(List.of(base, l.lo(), l.hi()), k -> new LinkedHashMap<>()).putIfAbsent(l, load);
+          }
+        }
+      }
+      for (Map<Stmt.Loop, Expr.Load> g : groups.values()) {
+        if (g.size() >= 2 && (best == null || g.size() > best.loads().size())) {
+          Map<Stmt.Loop, Expr.Load> byLoop = new IdentityHashMap<>(g);
+          best = new RowCache(a, g.keySet().iterator().next(), byLoop, BYTES / bytes);
+        }
+      }
+    }
+    return best;
+  }
+
+  /** {@code index - k} of a load that reads {@code base + k} with {@code base} free of loop variables; else null. */
+  private static Affine base(Expr.Load load, Stmt.Loop l, Set<String> gridVars) {
+    if (load.scope() != l.id() || !(load.guard() instanceof Expr.Const c && c.isTrue())) {
+      return null;
+    }
+    Affine index = AffineAnalysis.affine(load.index());
+    if (index == null) {
+      return null;
+    }
+    Poly step = index.coefficient(l.index().name());
+    if (!step.isConstant() || step.constantTerm() != 1) {
+      return null;
+    }
+    Affine base = index.subtract(Affine.variable(l.index().name()));
+    return gridVars.containsAll(base.coefficients().keySet()) ? base : null;
+  }
+
+  /** The loads of {@code a} in the loop's own body (not in loops nested in it). */
+  private static List<Expr.Load> loads(Stmt.Loop l, Param.Array a) {
+    List<Expr.Load> out = new ArrayList<>();
+    Set<Expr> seen = new HashSet<>();
+    for (Stmt s : l.body()) {
+      List<Expr> roots = new ArrayList<>();
+      if (s instanceof Stmt.Store st) {
+        roots.addAll(List.of(st.index(), st.value(), st.guard()));
+      } else if (s instanceof Stmt.Accumulate acc) {
+        roots.addAll(List.of(acc.index(), acc.value(), acc.guard()));
+      }
+      roots.forEach(r -> collect(r, a, out, seen));
+    }
+    for (Stmt.Carried c : l.carried()) {
+      collect(c.next(), a, out, seen);
+    }
+    return out;
+  }
+
+  private static void collect(Expr e, Param.Array a, List<Expr.Load> out, Set<Expr> seen) {
+    if (!seen.add(e)) {
+      return;
+    }
+    if (e instanceof Expr.Load load && load.array().name().equals(a.name())) {
+      out.add(load);
+    }
+    e.operands().forEach(o -> collect(o, a, out, seen));
+  }
+
+  private static void writes(List<Stmt> body, Set<String> out) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        out.add(st.array().name());
+      } else if (s instanceof Stmt.Accumulate acc) {
+        out.add(acc.array().name());
+      } else {
+        writes(((Stmt.Loop) s).body(), out);
+      }
+    }
+  }
+}

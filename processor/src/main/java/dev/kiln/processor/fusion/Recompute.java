@@ -1,0 +1,299 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Rewriter;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The pass that recomputes a temporary where it is read instead of storing it: the device's form of
+ * a fused kernel. A fused backward pass often stores a row's worth of values in one loop of a worker
+ * and reads them back in a later loop ({@code adj[k] = dy[k] * g[k] * r} in one, {@code dx[k] =
+ * adj[k] + ...} in the last). On the CPU such a temporary is a per-worker row that stays in cache
+ * ({@link WorkerScratch}); on a GPU it is a composite-sized array, zero-filled, written to memory and
+ * read back, three times the traffic of the kernel's real work. When the stored value can be computed
+ * again, with the same operands, at every place it is read, the device kernel does that instead and
+ * the temporary is gone (its store, its parameter and its allocation).
+ *
+ * <p>A temporary qualifies when only this kernel uses it, it has exactly one store, unconditional
+ * and directly in a top-level loop {@code L1} of the worker, and every read is unconditional,
+ * directly in a later top-level loop {@code L2} with {@code L1}'s bounds and step, at the store's
+ * index with {@code L2}'s variable for {@code L1}'s (the index injective in it, so the element read
+ * at iteration {@code k} is the one stored at iteration {@code k}). The stored value may use
+ * {@code L1}'s variable, the grid's, results of loops before {@code L1} and arrays the kernel never
+ * writes: all of them have the same values in {@code L2}. Recomputing evaluates the same operations
+ * on the same operands, so the results are the same bits. A value of more than {@value #MAX_NODES}
+ * nodes is stored as before.
+ */
+public final class Recompute {
+  /** The largest stored value, in expression nodes, that is recomputed. */
+  static final int MAX_NODES = 64;
+
+  private Recompute() {}
+
+  /**
+   * {@code plan} with each kernel's device form set where it recomputes a temporary; kernels named in
+   * {@code keep} (library leaves, which have no kernel body of their own on the device) are left as
+   * they are.
+   */
+  public static FusionPlan forDevice(FusionPlan plan, Set<String> keep) {
+    Map<String, Integer> users = new HashMap<>();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      k.ir().arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum));
+    }
+    Set<String> temps = new HashSet<>();
+    for (CompositeIr.Temp t : plan.allocated()) {
+      if (users.getOrDefault(t.name(), 0) == 1) {
+        temps.add(t.name());
+      }
+    }
+    List<FusionPlan.Kernel> kernels = new ArrayList<>();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : kernel(k.ir(), temps);
+      kernels.add(device == k.ir() ? k : k.withDevice(device));
+    }
+    return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges());
+  }
+
+  /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */
+  static OperatorIr kernel(OperatorIr op, Set<String> temps) {
+    OperatorIr current = op;
+    Set<String> tried = new HashSet<>();
+    while (true) {
+      Candidate c = null;
+      for (Param.Array a : current.arrays()) {
+        if (temps.contains(a.name()) && !tried.contains(a.name())) {
+          tried.add(a.name());
+          c = candidate(current, a);
+          if (c != null) {
+            break;
+          }
+        }
+      }
+      if (c == null) {
+        return current;
+      }
+      current = recompute(current, c);
+      tried.clear(); // a recomputed value may have been what kept another temporary
+      tried.add(c.array().name());
+    }
+  }
+
+  /** A temporary to recompute: its one store, in the top-level loop {@code loop}. */
+  private record Candidate(Param.Array array, Stmt.Loop loop, Stmt.Store store, Map<Integer, Stmt.Loop> readers) {}
+
+  private static Candidate candidate(OperatorIr op, Param.Array t) {
+    List<Stmt> top = op.body();
+    Set<String> written = new HashSet<>();
+    List<Stmt.Store> stores = new ArrayList<>();
+    if (!writes(top, t, written, stores) || stores.size() != 1) {
+      return null;
+    }
+    Stmt.Store store = stores.get(0);
+    int at = -1;
+    for (int i = 0; i < top.size(); i++) {
+      if (top.get(i) instanceof Stmt.Loop l && l.body().contains(store)) {
+        at = i;
+      }
+    }
+    if (at < 0) {
+      return null;
+    }
+    Stmt.Loop l1 = (Stmt.Loop) top.get(at);
+    if (!isTrue(l1.guard()) || !isTrue(store.guard()) || !injective(store.index(), l1.index())) {
+      return null;
+    }
+    Set<Expr.Var> before = new HashSet<>();
+    for (int i = 0; i < at; i++) {
+      if (top.get(i) instanceof Stmt.Loop l) {
+        l.carried().forEach(c -> before.add(c.result()));
+      }
+    }
+    if (!recomputable(store.value(), l1.index(), before, written)) {
+      return null;
+    }
+    // every read: directly in a later top-level loop like l1, unconditional, at the store's index
+    Rewriter probe = new Rewriter(new ExprFactory(), (orig, rebuilt) -> rebuilt);
+    Map<Integer, Stmt.Loop> readers = new HashMap<>();
+    for (int i = 0; i < top.size(); i++) {
+      List<Expr.Load> reads = new ArrayList<>();
+      collectLoads(top.get(i), t, reads);
+      if (reads.isEmpty()) {
+        continue;
+      }
+      if (i <= at || !(top.get(i) instanceof Stmt.Loop l2) || !sameRange(l1, l2) || !isTrue(l2.guard())) {
+        return null;
+      }
+      Expr expected = probe.factory().substitute(probe.rewrite(store.index()), Map.of(l1.index(), l2.index()), l2.id());
+      for (Expr.Load read : reads) {
+        if (read.scope() != l2.id() || !isTrue(read.guard()) || probe.rewrite(read.index()) != expected) {
+          return null;
+        }
+      }
+      readers.put(l2.id(), l2);
+    }
+    return new Candidate(t, l1, store, readers);
+  }
+
+  /** {@code op} with {@code c}'s reads replaced by its value and its store and parameter removed. */
+  private static OperatorIr recompute(OperatorIr op, Candidate c) {
+    ExprFactory f = new ExprFactory();
+    Rewriter[] self = new Rewriter[1];
+    self[0] = new Rewriter(f, (orig, rebuilt) -> {
+      if (orig instanceof Expr.Load l && l.array().name().equals(c.array().name())) {
+        Stmt.Loop reader = c.readers().get(l.scope());
+        Expr value = self[0].rewrite(c.store().value());
+        return f.substitute(value, Map.of(c.loop().index(), reader.index()), reader.id());
+      }
+      return rebuilt;
+    });
+    OperatorIr rewritten = self[0].rewrite(op, (s, index) -> index);
+    List<Param> params = new ArrayList<>(rewritten.params());
+    params.removeIf(p -> p.name().equals(c.array().name()));
+    return new OperatorIr(rewritten.owner(), rewritten.name(), rewritten.kind(), params, rewritten.resultType(),
+        rewritten.result(), rewritten.grid(), withoutStores(rewritten.body(), c.array().name()), rewritten.names());
+  }
+
+  private static List<Stmt> withoutStores(List<Stmt> body, String array) {
+    List<Stmt> out = new ArrayList<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st && st.array().name().equals(array)) {
+        continue;
+      }
+      if (s instanceof Stmt.Loop l) {
+        List<Stmt> inner = withoutStores(l.body(), array);
+        if (inner.isEmpty() && l.carried().isEmpty()) {
+          continue; // the loop did nothing else
+        }
+        out.add(new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), l.carried(), inner, l.origin()));
+      } else {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Collects every array the body writes and the stores of {@code t}; false when {@code t} is
+   * accumulated into.
+   */
+  private static boolean writes(List<Stmt> body, Param.Array t, Set<String> written, List<Stmt.Store> stores) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        written.add(st.array().name());
+        if (st.array().name().equals(t.name())) {
+          stores.add(st);
+        }
+      } else if (s instanceof Stmt.Accumulate a) {
+        written.add(a.array().name());
+        if (a.array().name().equals(t.name())) {
+          return false;
+        }
+      } else if (!writes(((Stmt.Loop) s).body(), t, written, stores)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code value} has the same value at every later place {@code index} is renamed: its
+   * variables are {@code index}, grid variables or results in {@code before}, it reads no array in
+   * {@code written}, and it is small.
+   */
+  private static boolean recomputable(Expr value, Expr.Var index, Set<Expr.Var> before, Set<String> written) {
+    Set<Expr> seen = new HashSet<>();
+    ArrayDeque<Expr> work = new ArrayDeque<>();
+    work.push(value);
+    while (!work.isEmpty()) {
+      Expr e = work.pop();
+      if (!seen.add(e)) {
+        continue;
+      }
+      if (seen.size() > MAX_NODES) {
+        return false;
+      }
+      if (e instanceof Expr.Var v && v != index && v.kind() != Expr.VarKind.GRID && !before.contains(v)) {
+        return false;
+      }
+      if (e instanceof Expr.Load l && written.contains(l.array().name())) {
+        return false;
+      }
+      e.operands().forEach(work::push);
+    }
+    return true;
+  }
+
+  /** Whether {@code index} takes a different value at every value of {@code var}: affine, a nonzero constant coefficient. */
+  private static boolean injective(Expr index, Expr.Var var) {
+    Affine a = AffineAnalysis.affine(index);
+    if (a == null) {
+      return false;
+    }
+    Poly c = a.coefficient(var.name());
+    return c.isConstant() && c.constantTerm() != 0;
+  }
+
+  private static boolean sameRange(Stmt.Loop a, Stmt.Loop b) {
+    Rewriter probe = new Rewriter(new ExprFactory(), (orig, rebuilt) -> rebuilt);
+    return a.step() == b.step() && probe.rewrite(a.lo()) == probe.rewrite(b.lo())
+        && probe.rewrite(a.hi()) == probe.rewrite(b.hi());
+  }
+
+  private static boolean isTrue(Expr e) {
+    return e instanceof Expr.Const c && c.isTrue();
+  }
+
+  private static void collectLoads(Stmt s, Param.Array t, List<Expr.Load> out) {
+    Set<Expr> seen = new HashSet<>();
+    for (Expr e : exprs(s)) {
+      collectLoads(e, t, out, seen);
+    }
+  }
+
+  private static void collectLoads(Expr e, Param.Array t, List<Expr.Load> out, Set<Expr> seen) {
+    if (e == null || !seen.add(e)) {
+      return;
+    }
+    if (e instanceof Expr.Load l && l.array().name().equals(t.name())) {
+      out.add(l);
+    }
+    for (Expr o : e.operands()) {
+      collectLoads(o, t, out, seen);
+    }
+  }
+
+  /** Every expression of a statement and the statements inside it. */
+  private static List<Expr> exprs(Stmt s) {
+    List<Expr> out = new ArrayList<>();
+    if (s instanceof Stmt.Store st) {
+      out.addAll(List.of(st.index(), st.value(), st.guard()));
+    } else if (s instanceof Stmt.Accumulate a) {
+      out.addAll(List.of(a.index(), a.value(), a.guard()));
+    } else {
+      Stmt.Loop l = (Stmt.Loop) s;
+      out.addAll(List.of(l.lo(), l.hi(), l.guard()));
+      for (Stmt.Carried c : l.carried()) {
+        out.add(c.init());
+        out.add(c.next());
+      }
+      for (Stmt inner : l.body()) {
+        out.addAll(exprs(inner));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,86 @@
+package dev.kiln.processor.fusion;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import dev.kiln.processor.KilnProcessor;
+import java.io.IOException;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which temporaries a fused kernel's device form computes again where they are read ({@link
+ * Recompute}), and that the CPU keeps them. That the recomputed kernels agree with the plain Java is
+ * checked on the emulated driver (tests module: {@code RowLoops.centeredScaled} and the gradients of
+ * softmax and layer norm among every operator of the suite).
+ */
+class RecomputeTest {
+  private static String cu;
+  private static String kernels;
+
+  @BeforeAll
+  static void compile() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
+        .compile(JavaFileObjects.forResource("ir/RowLoops.java"));
+    assertThat(c).succeeded();
+    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/RowLoops.cu").orElseThrow()
+        .getCharContent(true).toString();
+    kernels = c.generatedSourceFile("ir.RowLoopsKernels").orElseThrow().getCharContent(true).toString();
+  }
+
+  /** The signature line of one CUDA kernel. */
+  private static String signature(String name) {
+    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
+    assertThat(start).isAtLeast(0);
+    return cu.substring(start, cu.indexOf('\n', start));
+  }
+
+  private static String body(String name) {
+    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
+    return cu.substring(start, cu.indexOf("\n}\n", start));
+  }
+
+  @Test
+  void aRowThatCanBeComputedAgainIsNotStored() {
+    assertThat(signature("centeredScaled_k0")).isEqualTo("extern \"C\" __global__ void centeredScaled_k0(int B, int N, "
+        + "const float* __restrict__ x, float* __restrict__ y) {");
+    // x[k] * s in both later loops (x read from the row kernel's shared copy): the sum of the row,
+    // then the centred output
+    assertThat(body("centeredScaled_k0")).containsMatch("s_\\d+Part = s_\\d+Part \\+ \\(t\\d+ \\* s\\);");
+    assertThat(body("centeredScaled_k0")).containsMatch("y\\[t\\d+\\] = \\(\\(t\\d+ \\* s\\) - t\\d+\\);");
+    // the loop that only stored it is gone
+    assertThat(body("centeredScaled_k0").split("for \\(int ", -1)).hasLength(4);
+  }
+
+  @Test
+  void theCpuKeepsItsRowPerWorker() {
+    assertThat(kernels).contains("static void centeredScaled(");
+    assertThat(kernels).containsMatch("float\\[\\] t = new float\\[");
+  }
+
+  @Test
+  void theDeviceLauncherAllocatesNoTemporaryForIt() {
+    int start = kernels.indexOf("public static void centeredScaled(CudaStream");
+    assertThat(start).isAtLeast(0);
+    String launcher = kernels.substring(start, kernels.indexOf("\n  }\n", start));
+    assertThat(launcher).doesNotContain("temporaryFloats");
+  }
+
+  @Test
+  void aValueThatNeedsTheIterationBeforeIsStored() {
+    assertThat(signature("centeredCumsum_k0")).contains("float* __restrict__ t");
+  }
+
+  @Test
+  void softmaxGradientRecomputesTwoOfItsThreeRows() {
+    // adj$x$3, the first maximum's share, needs the loop's "seen so far": stored
+    String sig = signature("softmaxGrad_k0");
+    assertThat(sig).doesNotContain("adj$x$1");
+    assertThat(sig).doesNotContain("adj$x$2");
+    assertThat(sig).contains("adj$x$3");
+  }
+}
