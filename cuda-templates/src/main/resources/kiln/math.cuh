@@ -29,7 +29,9 @@ __device__ __forceinline__ float exp_float(float x) {
   const float round = 12582912.0f;
   float t = __fmaf_rn(x, 1.44269504088896341f, round);
   float kf = __fsub_rn(t, round);
-  int n = (int) kf;
+  // n = (int) kf, read from t's bits: t is an integer in [2^23, 2^24), 1.5 * 2^23 + n (a
+  // float-to-int conversion is an eighth of the arithmetic's rate on a GPU)
+  int n = __float_as_int(t) - 0x4B400000;
   float r = __fmaf_rn(kf, -0.693359375f, x);
   r = __fmaf_rn(kf, 2.12194440e-4f, r);
   float p = 1.9875691500E-4f;

@@ -82,6 +82,7 @@ template <typename T> inline T __shfl_sync(unsigned, T v, int lane) {
   return kiln_emu::shuffle(v, (unsigned) lane);
 }
 inline float __int_as_float(int i) { float f; memcpy(&f, &i, sizeof f); return f; }
+inline int __float_as_int(float f) { int i; memcpy(&i, &f, sizeof i); return i; }
 inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, sizeof d); return d; }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }

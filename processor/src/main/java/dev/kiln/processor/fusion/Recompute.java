@@ -96,6 +96,33 @@ public final class Recompute {
   private record Candidate(Param.Array array, Stmt.Loop loop, Stmt.Store store, Map<Integer, Stmt.Loop> readers) {}
 
   private static Candidate candidate(OperatorIr op, Param.Array t) {
+    return candidate(op, t, true);
+  }
+
+  /**
+   * The temporaries of {@code plan}'s device kernels that need no zero-filling: each used by one
+   * kernel, whose workers read only elements they stored before (the shape of a recomputed
+   * temporary, whatever its value).
+   */
+  public static Set<String> storedBeforeRead(FusionPlan plan) {
+    Map<String, Integer> users = new HashMap<>();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      k.onDevice().arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum));
+    }
+    Set<String> out = new HashSet<>();
+    for (FusionPlan.Kernel k : plan.kernels()) {
+      for (Param.Array a : k.onDevice().arrays()) {
+        if (users.get(a.name()) == 1 && plan.allocated().stream().anyMatch(t -> t.name().equals(a.name()))
+            && candidate(k.onDevice(), a, false) != null) {
+          out.add(a.name());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** As above; {@code valueToo}: whether the stored value must be recomputable as well. */
+  private static Candidate candidate(OperatorIr op, Param.Array t, boolean valueToo) {
     List<Stmt> top = op.body();
     Set<String> written = new HashSet<>();
     List<Stmt.Store> stores = new ArrayList<>();
@@ -122,7 +149,7 @@ public final class Recompute {
         l.carried().forEach(c -> before.add(c.result()));
       }
     }
-    if (!recomputable(store.value(), l1.index(), before, written)) {
+    if (valueToo && !recomputable(store.value(), l1.index(), before, written)) {
       return null;
     }
     // every read: directly in a later top-level loop like l1, unconditional, at the store's index

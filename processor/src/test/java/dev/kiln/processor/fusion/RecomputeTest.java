@@ -75,6 +75,22 @@ class RecomputeTest {
     assertThat(signature("centeredCumsum_k0")).contains("float* __restrict__ t");
   }
 
+  /** The device launcher of a composite, from its signature to its end. */
+  private static String deviceLauncher(String name) {
+    int start = kernels.indexOf("public static void " + name + "(CudaStream");
+    assertThat(start).isAtLeast(0);
+    return kernels.substring(start, kernels.indexOf("\n  }\n", start));
+  }
+
+  @Test
+  void aTemporaryEachWorkerStoresBeforeReadingIsNotZeroFilled() {
+    assertThat(deviceLauncher("centeredCumsum")).contains("temporaryFloats");
+    assertThat(deviceLauncher("centeredCumsum")).doesNotContain(".zero()");
+    assertThat(deviceLauncher("softmaxGrad")).doesNotContain(".zero()");
+    // written by one kernel, read by the next: zero-filled as before
+    assertThat(deviceLauncher("centeredScaledGrad")).contains("rowCenteredGrad$adj$x$2.zero()");
+  }
+
   @Test
   void softmaxGradientRecomputesTwoOfItsThreeRows() {
     // adj$x$3, the first maximum's share, needs the loop's "seen so far": stored

@@ -8,6 +8,7 @@ import dev.kiln.processor.codegen.cpu.ArgumentChecks;
 import dev.kiln.processor.codegen.cpu.CompositeWriter;
 import dev.kiln.processor.codegen.cpu.JavaTypes;
 import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -20,9 +21,10 @@ import javax.lang.model.element.Modifier;
  * Writes the device overload of a composite: the fused kernels' device launchers in order on one
  * stream, asynchronously. Temporaries that fusion kept are the stream's temporaries ({@code
  * CudaStream.temporaryFloats} and the like: memory reused in stream order, no allocation and no wait
- * once the stream has served one of that size), zero-filled, and given back once the kernels are
- * enqueued; the temporaries that the kernels' device forms recompute instead ({@code Recompute}) are
- * not allocated at all.
+ * once the stream has served one of that size), zero-filled (unless each worker reads only what it
+ * stored first: {@code Recompute.storedBeforeRead}), and given back once the kernels are enqueued;
+ * the temporaries that the kernels' device forms recompute instead ({@code Recompute}) are not
+ * allocated at all.
  */
 public final class DeviceCompositeWriter {
   private DeviceCompositeWriter() {}
@@ -63,8 +65,11 @@ public final class DeviceCompositeWriter {
           "the length of temporary '" + t.name() + "'", lengthCode(t)));
     }
     m.beginControlFlow("try ($L)", CodeBlock.join(resources, "; "));
+    java.util.Set<String> stored = Recompute.storedBeforeRead(plan);
     for (CompositeIr.Temp t : allocated) {
-      m.addStatement("$N.zero()", t.name());
+      if (!stored.contains(t.name())) {
+        m.addStatement("$N.zero()", t.name());
+      }
     }
     m.addCode(launches.build());
     m.endControlFlow();

@@ -191,6 +191,9 @@ final class RowKernelWriter {
         e.openScope();
         e.bind(l.index(), k, e.depth());
         e.loopScope(l.id(), e.depth());
+        if (cachedLoad != null && l != cache.fill()) {
+          e.define(cachedLoad, read -> cachedRead(k, lo, read));
+        }
         CodeBlock term = e.expr(f.term());
         e.add(CodeBlock.builder().beginControlFlow("if ($L)", term).addStatement("$N = $N", first, k)
             .addStatement("break").endControlFlow().build());
@@ -237,7 +240,7 @@ final class RowKernelWriter {
         String v = e.define(cachedLoad, read -> read);
         e.add(CodeBlock.builder().addStatement("if ($N) $N[$N - $L] = $N", cached, cacheName, k, lo, v).build());
       } else if (cachedLoad != null) {
-        e.define(cachedLoad, read -> CodeBlock.of("($N ? $N[$N - $L] : $L)", cached, cacheName, k, lo, read));
+        e.define(cachedLoad, read -> cachedRead(k, lo, read));
       }
       e.statements(l.body());
       for (int i = 0; i < folds.size(); i++) {
@@ -280,6 +283,11 @@ final class RowKernelWriter {
         e.bind(folds.get(i).carried().result(), results.get(i), outer);
       }
       return true;
+    }
+
+    /** The cached element {@code k} when the row fits in the cache, else {@code read} from global memory. */
+    private CodeBlock cachedRead(String k, CodeBlock lo, CodeBlock read) {
+      return CodeBlock.of("($N ? $N[$N - $L] : $L)", cached, cacheName, k, lo, read);
     }
 
     private static ReduceKind reduceKind(SharedLoopPlan.FoldKind kind) {
