@@ -8,11 +8,8 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Which {@code @Out} arrays an operator may write in place of one of its inputs. The launcher of a
@@ -75,42 +72,6 @@ public final class InPlace {
 
   /** The reads of {@code array} in a statement's expressions, through its loops. */
   private static List<Expr.Load> loadsOf(Stmt s, Param.Array array) {
-    List<Expr> roots = new ArrayList<>();
-    roots(s, roots);
-    Set<Expr> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-    List<Expr.Load> out = new ArrayList<>();
-    List<Expr> work = new ArrayList<>(roots);
-    while (!work.isEmpty()) {
-      Expr e = work.remove(work.size() - 1);
-      if (!seen.add(e)) {
-        continue;
-      }
-      if (e instanceof Expr.Load l && l.array() == array) {
-        out.add(l);
-      }
-      work.addAll(e.operands());
-    }
-    return out;
-  }
-
-  private static void roots(Stmt s, List<Expr> roots) {
-    roots.add(s.guard());
-    if (s instanceof Stmt.Store st) {
-      roots.add(st.index());
-      roots.add(st.value());
-    } else if (s instanceof Stmt.Accumulate a) {
-      roots.add(a.index());
-      roots.add(a.value());
-    } else if (s instanceof Stmt.Loop l) {
-      roots.add(l.lo());
-      roots.add(l.hi());
-      for (Stmt.Carried c : l.carried()) {
-        roots.add(c.init());
-        roots.add(c.next());
-      }
-      for (Stmt inner : l.body()) {
-        roots(inner, roots);
-      }
-    }
+    return StmtWalk.loadsOf(StmtWalk.exprs(s), array.name());
   }
 }

@@ -10,6 +10,7 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -156,8 +157,7 @@ public final class Recompute {
     Rewriter probe = new Rewriter(new ExprFactory(), (orig, rebuilt) -> rebuilt);
     Map<Integer, Stmt.Loop> readers = new HashMap<>();
     for (int i = 0; i < top.size(); i++) {
-      List<Expr.Load> reads = new ArrayList<>();
-      collectLoads(top.get(i), t, reads);
+      List<Expr.Load> reads = StmtWalk.loadsOf(StmtWalk.exprs(top.get(i)), t.name());
       if (reads.isEmpty()) {
         continue;
       }
@@ -282,45 +282,5 @@ public final class Recompute {
 
   private static boolean isTrue(Expr e) {
     return e instanceof Expr.Const c && c.isTrue();
-  }
-
-  private static void collectLoads(Stmt s, Param.Array t, List<Expr.Load> out) {
-    Set<Expr> seen = new HashSet<>();
-    for (Expr e : exprs(s)) {
-      collectLoads(e, t, out, seen);
-    }
-  }
-
-  private static void collectLoads(Expr e, Param.Array t, List<Expr.Load> out, Set<Expr> seen) {
-    if (e == null || !seen.add(e)) {
-      return;
-    }
-    if (e instanceof Expr.Load l && l.array().name().equals(t.name())) {
-      out.add(l);
-    }
-    for (Expr o : e.operands()) {
-      collectLoads(o, t, out, seen);
-    }
-  }
-
-  /** Every expression of a statement and the statements inside it. */
-  private static List<Expr> exprs(Stmt s) {
-    List<Expr> out = new ArrayList<>();
-    if (s instanceof Stmt.Store st) {
-      out.addAll(List.of(st.index(), st.value(), st.guard()));
-    } else if (s instanceof Stmt.Accumulate a) {
-      out.addAll(List.of(a.index(), a.value(), a.guard()));
-    } else {
-      Stmt.Loop l = (Stmt.Loop) s;
-      out.addAll(List.of(l.lo(), l.hi(), l.guard()));
-      for (Stmt.Carried c : l.carried()) {
-        out.add(c.init());
-        out.add(c.next());
-      }
-      for (Stmt inner : l.body()) {
-        out.addAll(exprs(inner));
-      }
-    }
-    return out;
   }
 }

@@ -8,6 +8,7 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -42,8 +43,7 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
     if (plan.layout() != SharedLoopPlan.Layout.ROWS) {
       return null;
     }
-    Set<String> written = new HashSet<>();
-    writes(op.body(), written);
+    Set<String> written = StmtWalk.writtenArrays(op.body());
     Set<String> gridVars = new HashSet<>();
     for (GridDim g : op.grid()) {
       gridVars.add(g.var().name());
@@ -102,44 +102,15 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
     return gridVars.containsAll(base.coefficients().keySet()) ? base : null;
   }
 
-  /** The loads of {@code a} in the loop's own body (not in loops nested in it). */
+  /** The loads of {@code a} in the loop's own statements and carried values (not in loops nested in it). */
   private static List<Expr.Load> loads(Stmt.Loop l, Param.Array a) {
-    List<Expr.Load> out = new ArrayList<>();
-    Set<Expr> seen = new HashSet<>();
+    List<Expr> roots = new ArrayList<>();
     for (Stmt s : l.body()) {
-      List<Expr> roots = new ArrayList<>();
-      if (s instanceof Stmt.Store st) {
-        roots.addAll(List.of(st.index(), st.value(), st.guard()));
-      } else if (s instanceof Stmt.Accumulate acc) {
-        roots.addAll(List.of(acc.index(), acc.value(), acc.guard()));
-      }
-      roots.forEach(r -> collect(r, a, out, seen));
-    }
-    for (Stmt.Carried c : l.carried()) {
-      collect(c.next(), a, out, seen);
-    }
-    return out;
-  }
-
-  private static void collect(Expr e, Param.Array a, List<Expr.Load> out, Set<Expr> seen) {
-    if (!seen.add(e)) {
-      return;
-    }
-    if (e instanceof Expr.Load load && load.array().name().equals(a.name())) {
-      out.add(load);
-    }
-    e.operands().forEach(o -> collect(o, a, out, seen));
-  }
-
-  private static void writes(List<Stmt> body, Set<String> out) {
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        out.add(st.array().name());
-      } else if (s instanceof Stmt.Accumulate acc) {
-        out.add(acc.array().name());
-      } else {
-        writes(((Stmt.Loop) s).body(), out);
+      if (!(s instanceof Stmt.Loop)) {
+        roots.addAll(StmtWalk.exprs(s));
       }
     }
+    l.carried().forEach(c -> roots.add(c.next()));
+    return StmtWalk.loadsOf(roots, a.name());
   }
 }

@@ -1,0 +1,78 @@
+package dev.kiln.processor.ir;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Walks over a worker's statements: their expressions, the arrays they write, the loads of an array. */
+public final class StmtWalk {
+  private StmtWalk() {}
+
+  /**
+   * Every expression of {@code s}, and of the statements inside it when it is a loop: guards,
+   * indices and values; a loop's bounds and its carried values' init and next.
+   */
+  public static List<Expr> exprs(Stmt s) {
+    List<Expr> out = new ArrayList<>();
+    exprs(s, out);
+    return out;
+  }
+
+  private static void exprs(Stmt s, List<Expr> out) {
+    out.add(s.guard());
+    if (s instanceof Stmt.Store st) {
+      out.add(st.index());
+      out.add(st.value());
+    } else if (s instanceof Stmt.Accumulate a) {
+      out.add(a.index());
+      out.add(a.value());
+    } else {
+      Stmt.Loop l = (Stmt.Loop) s;
+      out.add(l.lo());
+      out.add(l.hi());
+      for (Stmt.Carried c : l.carried()) {
+        out.add(c.init());
+        out.add(c.next());
+      }
+      for (Stmt inner : l.body()) {
+        exprs(inner, out);
+      }
+    }
+  }
+
+  /** The names of the arrays that {@code body} stores or accumulates into, loops included. */
+  public static Set<String> writtenArrays(List<Stmt> body) {
+    Set<String> out = new HashSet<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        out.add(st.array().name());
+      } else if (s instanceof Stmt.Accumulate a) {
+        out.add(a.array().name());
+      } else {
+        out.addAll(writtenArrays(((Stmt.Loop) s).body()));
+      }
+    }
+    return out;
+  }
+
+  /** The loads of the array named {@code array} in {@code roots} and their operands, each once. */
+  public static List<Expr.Load> loadsOf(Collection<Expr> roots, String array) {
+    List<Expr.Load> out = new ArrayList<>();
+    Set<Expr> seen = new HashSet<>();
+    ArrayDeque<Expr> work = new ArrayDeque<>(roots);
+    while (!work.isEmpty()) {
+      Expr e = work.pop();
+      if (!seen.add(e)) {
+        continue;
+      }
+      if (e instanceof Expr.Load l && l.array().name().equals(array)) {
+        out.add(l);
+      }
+      work.addAll(e.operands());
+    }
+    return out;
+  }
+}
