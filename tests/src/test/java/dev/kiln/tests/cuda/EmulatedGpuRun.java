@@ -50,7 +50,10 @@ public final class EmulatedGpuRun {
       try {
         launches = CudaRuntime.device().stats().launches() + "\t" + CudaRuntime.device().stats().launchesByKernel().size();
       } catch (RuntimeException failedContext) { // a fault test leaves the context failed, as a GPU does
-        launches = "?\t" + line(failedContext.getMessage());
+        java.util.regex.Matcher error = java.util.regex.Pattern.compile("CUDA_ERROR_[A-Z_]+")
+            .matcher(String.valueOf(failedContext.getMessage()));
+        launches = "?\tnot counted: the CUDA context is failed (" + (error.find() ? error.group() : line(failedContext.getMessage()))
+            + "), as a deliberate fault leaves it";
       }
       out.println("LAUNCHES\t" + launches);
     }
