@@ -72,6 +72,22 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
     return allocated.stream().filter(t -> !kept.contains(t.name())).toList();
   }
 
+  /**
+   * The allocated temporaries that exactly one kernel uses, in the form {@code form} gives of each
+   * (its IR, or its device form): those a pass may keep inside that kernel.
+   */
+  java.util.Set<String> temporariesOfOneKernel(java.util.function.Function<Kernel, OperatorIr> form) {
+    java.util.Map<String, Integer> users = new java.util.HashMap<>();
+    kernels.forEach(k -> form.apply(k).arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum)));
+    java.util.Set<String> temps = new java.util.HashSet<>();
+    for (CompositeIr.Temp t : allocated) {
+      if (users.getOrDefault(t.name(), 0) == 1) {
+        temps.add(t.name());
+      }
+    }
+    return temps;
+  }
+
   /** The temporaries the device launcher allocates: those some kernel's device form still uses. */
   public List<CompositeIr.Temp> allocatedOnDevice() {
     java.util.Set<String> used = new java.util.HashSet<>();

@@ -2,7 +2,6 @@ package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
@@ -51,16 +50,7 @@ public final class Recompute {
    * they are.
    */
   public static FusionPlan forDevice(FusionPlan plan, Set<String> keep) {
-    Map<String, Integer> users = new HashMap<>();
-    for (FusionPlan.Kernel k : plan.kernels()) {
-      k.ir().arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum));
-    }
-    Set<String> temps = new HashSet<>();
-    for (CompositeIr.Temp t : plan.allocated()) {
-      if (users.getOrDefault(t.name(), 0) == 1) {
-        temps.add(t.name());
-      }
-    }
+    Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
       OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : kernel(k.ir(), temps);
@@ -106,15 +96,11 @@ public final class Recompute {
    * temporary, whatever its value).
    */
   public static Set<String> storedBeforeRead(FusionPlan plan) {
-    Map<String, Integer> users = new HashMap<>();
-    for (FusionPlan.Kernel k : plan.kernels()) {
-      k.onDevice().arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum));
-    }
+    Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::onDevice);
     Set<String> out = new HashSet<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
       for (Param.Array a : k.onDevice().arrays()) {
-        if (users.get(a.name()) == 1 && plan.allocated().stream().anyMatch(t -> t.name().equals(a.name()))
-            && candidate(k.onDevice(), a, false) != null) {
+        if (temps.contains(a.name()) && candidate(k.onDevice(), a, false) != null) {
           out.add(a.name());
         }
       }
@@ -125,11 +111,11 @@ public final class Recompute {
   /** As above; {@code valueToo}: whether the stored value must be recomputable as well. */
   private static Candidate candidate(OperatorIr op, Param.Array t, boolean valueToo) {
     List<Stmt> top = op.body();
-    Set<String> written = new HashSet<>();
     List<Stmt.Store> stores = new ArrayList<>();
-    if (!writes(top, t, written, stores) || stores.size() != 1) {
+    if (!storesOf(top, t, stores) || stores.size() != 1) {
       return null;
     }
+    Set<String> written = StmtWalk.writtenArrays(top);
     Stmt.Store store = stores.get(0);
     int at = -1;
     for (int i = 0; i < top.size(); i++) {
@@ -161,7 +147,7 @@ public final class Recompute {
       if (reads.isEmpty()) {
         continue;
       }
-      if (i <= at || !(top.get(i) instanceof Stmt.Loop l2) || !sameRange(l1, l2) || !isTrue(l2.guard())) {
+      if (i <= at || !(top.get(i) instanceof Stmt.Loop l2) || !sameRange(l1, l2, probe) || !isTrue(l2.guard())) {
         return null;
       }
       Expr expected = probe.factory().substitute(probe.rewrite(store.index()), Map.of(l1.index(), l2.index()), l2.id());
@@ -213,23 +199,14 @@ public final class Recompute {
     return out;
   }
 
-  /**
-   * Collects every array the body writes and the stores of {@code t}; false when {@code t} is
-   * accumulated into.
-   */
-  private static boolean writes(List<Stmt> body, Param.Array t, Set<String> written, List<Stmt.Store> stores) {
+  /** Collects the stores of {@code t}, loops included; false when {@code t} is accumulated into. */
+  private static boolean storesOf(List<Stmt> body, Param.Array t, List<Stmt.Store> stores) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        written.add(st.array().name());
-        if (st.array().name().equals(t.name())) {
-          stores.add(st);
-        }
-      } else if (s instanceof Stmt.Accumulate a) {
-        written.add(a.array().name());
-        if (a.array().name().equals(t.name())) {
-          return false;
-        }
-      } else if (!writes(((Stmt.Loop) s).body(), t, written, stores)) {
+      if (s instanceof Stmt.Store st && st.array().name().equals(t.name())) {
+        stores.add(st);
+      } else if (s instanceof Stmt.Accumulate a && a.array().name().equals(t.name())) {
+        return false;
+      } else if (s instanceof Stmt.Loop l && !storesOf(l.body(), t, stores)) {
         return false;
       }
     }
@@ -274,8 +251,8 @@ public final class Recompute {
     return c.isConstant() && c.constantTerm() != 0;
   }
 
-  private static boolean sameRange(Stmt.Loop a, Stmt.Loop b) {
-    Rewriter probe = new Rewriter(new ExprFactory(), (orig, rebuilt) -> rebuilt);
+  /** Whether the loops have the same bounds and step ({@code probe} rebuilds both in one factory, where equal means identical). */
+  private static boolean sameRange(Stmt.Loop a, Stmt.Loop b, Rewriter probe) {
     return a.step() == b.step() && probe.rewrite(a.lo()) == probe.rewrite(b.lo())
         && probe.rewrite(a.hi()) == probe.rewrite(b.hi());
   }

@@ -3,7 +3,6 @@ package dev.kiln.processor.fusion;
 import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
-import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
@@ -14,7 +13,6 @@ import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,16 +44,7 @@ final class WorkerScratch {
   /** {@code plan} with each kernel's per-worker form set where it has at least one such temporary. */
   static FusionPlan apply(FusionPlan plan, ExprFactory f, Set<String> dims) {
     WorkerScratch pass = new WorkerScratch(f, dims);
-    Map<String, Integer> users = new HashMap<>();
-    for (FusionPlan.Kernel k : plan.kernels()) {
-      k.ir().arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum));
-    }
-    Set<String> temps = new java.util.HashSet<>();
-    for (CompositeIr.Temp t : plan.allocated()) {
-      if (users.getOrDefault(t.name(), 0) == 1) {
-        temps.add(t.name());
-      }
-    }
+    Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
       OperatorIr perWorker = pass.perWorker(k, temps);

@@ -373,7 +373,6 @@ public final class SimdPlan {
     return a != null ? a : b != null ? b : c;
   }
 
-
   /** Whether {@code e} depends on the lane variable. */
   boolean varying(Expr e) {
     Boolean known = varying.get(e);
