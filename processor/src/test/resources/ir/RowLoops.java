@@ -82,44 +82,4 @@ public final class RowLoops {
       y[i] = s;
     }
   }
-
-  /** Each row scaled by its sum (the first call of {@link #centeredScaled}). */
-  @Operator
-  public static void rowScaled(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
-    for (@Parallel int b = 0; b < B; b++) {
-      float s = 0f;
-      for (int k = 0; k < N; k++) s += x[b * N + k];
-      for (int k = 0; k < N; k++) y[b * N + k] = x[b * N + k] * s;
-    }
-  }
-
-  /** Each row minus its mean. */
-  @Operator
-  public static void rowCentered(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
-    for (@Parallel int b = 0; b < B; b++) {
-      float s = 0f;
-      for (int k = 0; k < N; k++) s += x[b * N + k];
-      float mean = s / N;
-      for (int k = 0; k < N; k++) y[b * N + k] = x[b * N + k] - mean;
-    }
-  }
-
-  /**
-   * Rows scaled, then centred: one fused kernel whose temporary row the device computes again where
-   * it is read (twice) instead of storing it.
-   */
-  @Operator
-  public static void centeredScaled(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
-    float[] t = new float[B * N];
-    rowScaled(B, N, x, t);
-    rowCentered(B, N, t, y);
-  }
-
-  /** A running sum, then centred: the temporary's value needs the iteration before, so it is stored. */
-  @Operator
-  public static void centeredCumsum(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
-    float[] t = new float[B * N];
-    cumsum(B, N, x, t);
-    rowCentered(B, N, t, y);
-  }
 }

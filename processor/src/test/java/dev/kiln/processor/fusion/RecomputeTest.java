@@ -15,21 +15,29 @@ import org.junit.jupiter.api.Test;
 /**
  * Which temporaries a fused kernel's device form computes again where they are read ({@link
  * Recompute}), and that the CPU keeps them. That the recomputed kernels agree with the plain Java is
- * checked on the emulated driver (tests module: {@code RowLoops.centeredScaled} and the gradients of
+ * checked on the emulated driver (tests module: {@code Loops.centeredScaled} and the gradients of
  * softmax and layer norm among every operator of the suite).
  */
 class RecomputeTest {
   private static String cu;
   private static String kernels;
 
+  /** The tests module's operators (the ones the emulated driver runs): its row loops, and its fusion composites. */
   @BeforeAll
   static void compile() throws IOException {
     Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
-        .compile(JavaFileObjects.forResource("ir/RowLoops.java"));
+        .compile(JavaFileObjects.forResource("tests-ops/dev/kiln/tests/ops/RowLoops.java"),
+            JavaFileObjects.forResource("tests-ops/dev/kiln/tests/fusion/Prims.java"),
+            JavaFileObjects.forResource("tests-ops/dev/kiln/tests/fusion/Loops.java"));
     assertThat(c).succeeded();
-    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/RowLoops.cu").orElseThrow()
-        .getCharContent(true).toString();
-    kernels = c.generatedSourceFile("ir.RowLoopsKernels").orElseThrow().getCharContent(true).toString();
+    cu = text(c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/dev/kiln/tests/ops/RowLoops.cu"))
+        + text(c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/dev/kiln/tests/fusion/Loops.cu"));
+    kernels = text(c.generatedSourceFile("dev.kiln.tests.ops.RowLoopsKernels"))
+        + text(c.generatedSourceFile("dev.kiln.tests.fusion.LoopsKernels"));
+  }
+
+  private static String text(java.util.Optional<javax.tools.JavaFileObject> file) throws IOException {
+    return file.orElseThrow().getCharContent(true).toString();
   }
 
   /** The signature line of one CUDA kernel. */
