@@ -160,7 +160,7 @@ final class SimdLoops implements LoopLowering {
     code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
     List<String> lanes = new ArrayList<>();
     String spill = null;
-    List<TermSource> readBack = readBack(l, folds);
+    List<Expr.Load> readBack = readBack(l, folds);
     // Blocks only where the loop only folds, with no exp and the like: beside stores and heavier
     // math, adding each vector's terms in the loop overlaps with the next vectors' work (softmax's
     // sum and its gradient's loops ran 10-20% slower blocked; layer norm's sums 15% faster).
@@ -192,8 +192,8 @@ final class SimdLoops implements LoopLowering {
       lanes.add(acc);
     }
     if (blocked) {
-      // A block of vectors at a time: stores and per-lane folds as vectors, each in-order fold's
-      // terms kept in a row of their own (or read back where the loop stores them); then the
+      // A block of vectors at a time: per-lane folds as vectors, each in-order fold's terms kept
+      // in a row of their own (or read where the loop loads them); then the
       // block's terms added one by one in index order, the folds side by side, so that the adds
       // do not wait on a vector spilled and read back one lane at a time.
       String from = names.fresh("blockFrom");
@@ -307,48 +307,26 @@ final class SimdLoops implements LoopLowering {
   static final int BLOCK_VECTORS = 16;
 
   /**
-   * For each fold, where the block's adds can read its term at index {@code j}, where they
-   * block's adds can read it from memory instead of a row of terms: a load of an array the loop
-   * does not write, or the array element that the loop's one unguarded store to that array writes
-   * with the term as its value (read back after the block's stores). Null where neither holds.
+   * For each fold, the load whose value at index {@code j} is its term where the block's adds can
+   * read it from memory instead of a row of terms (a load of an array the loop does not write);
+   * null elsewhere.
    */
-  private static List<TermSource> readBack(Stmt.Loop l, List<SimdPlan.Fold> folds) {
-    java.util.Set<String> written = dev.kiln.processor.ir.StmtWalk.writtenArrays(l.body());
-    Map<String, Integer> storesTo = new java.util.HashMap<>();
-    for (Stmt s : l.body()) {
-      storesTo.merge(((Stmt.Store) s).array().name(), 1, Integer::sum);
-    }
-    List<TermSource> out = new ArrayList<>();
+  private static List<Expr.Load> readBack(Stmt.Loop l, List<SimdPlan.Fold> folds) {
+    Set<String> written = dev.kiln.processor.ir.StmtWalk.writtenArrays(l.body());
+    List<Expr.Load> out = new ArrayList<>();
     for (SimdPlan.Fold f : folds) {
-      TermSource found = null;
-      if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
-        if (f.term() instanceof Expr.Load load && !written.contains(load.array().name())) {
-          found = new TermSource(load, null);
-        } else {
-          for (Stmt s : l.body()) {
-            Stmt.Store st = (Stmt.Store) s;
-            if (st.value() == f.term() && SimdPlan.isTrue(st.guard()) && storesTo.get(st.array().name()) == 1
-                && st.array().elementType() == dev.kiln.processor.ir.ScalarType.FLOAT) {
-              found = new TermSource(null, st);
-              break;
-            }
-          }
-        }
-      }
-      out.add(found);
+      out.add(f.kind() == SimdPlan.FoldKind.IN_ORDER && f.term() instanceof Expr.Load load
+          && !written.contains(load.array().name()) ? load : null);
     }
     return out;
   }
-
-  /** Where the block's adds read a fold's terms: a load the loop does not write, or what a store wrote. */
-  private record TermSource(Expr.Load load, Stmt.Store stored) {}
 
   /**
    * After a block's vectors ({@code [from, to)}): each in-order fold adds the block's terms one by
    * one in index order, all folds in one loop so that their chains of adds overlap.
    */
   private void addTerms(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds,
-      List<String> carried, List<String> lanes, List<TermSource> readBack, String from, String to, CodeBlock.Builder code) {
+      List<String> carried, List<String> lanes, List<Expr.Load> readBack, String from, String to, CodeBlock.Builder code) {
     String j = names.fresh(l.index().name());
     code.beginControlFlow("for (int $N = $N; $N < $N; $N++)", j, from, j, to, j);
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
@@ -358,11 +336,8 @@ final class SimdLoops implements LoopLowering {
       if (f.kind() != SimdPlan.FoldKind.IN_ORDER || reorderSums && reorderable(f)) {
         continue;
       }
-      TermSource source = readBack.get(i);
-      CodeBlock term = source == null ? CodeBlock.of("$N[$N - $N]", lanes.get(i), j, from)
-          : source.stored() != null
-              ? CodeBlock.of("$N[$L]", source.stored().array().name(), body.scalar(source.stored().index()))
-              : body.scalar(source.load());
+      Expr.Load source = readBack.get(i);
+      CodeBlock term = source == null ? CodeBlock.of("$N[$N - $N]", lanes.get(i), j, from) : body.scalar(source);
       String sym = f.op().javaSymbol();
       if (f.phiLeft()) {
         code.addStatement("$N = $N $L $L", carried.get(i), carried.get(i), sym, term);
@@ -421,7 +396,7 @@ final class SimdLoops implements LoopLowering {
 
   /** One vector of iterations: the stores, then each fold. */
   private void step(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried,
-      List<String> lanes, List<TermSource> readBack, String blockFrom, String k, CodeBlock.Builder code) {
+      List<String> lanes, List<Expr.Load> readBack, String blockFrom, String k, CodeBlock.Builder code) {
     code.add("{\n$>");
     VectorBody body = new VectorBody(SimdPlan.forLoop(l), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
