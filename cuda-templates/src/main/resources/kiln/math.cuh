@@ -99,39 +99,42 @@ __device__ __forceinline__ float sigmoid(float x) {
   return KILN_FAST_MATH ? __fdividef(1.0f, 1.0f + __expf(-x)) : sigmoid_float(x);
 }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
-// dev.kiln.FloatMath.erf, the same operations in the same order: below 0.95 x + x * P(x*x), up to
-// 3.92 1 - exp(-x*x) * Q((|x| - 2.435) * 0.6734007), then +-1
+// dev.kiln.FloatMath.erf, the same operations in the same order: below 1 x + x * P(x*x), up to
+// 3.92 Q(|x| - 2) with x's sign, then +-1
 __device__ __forceinline__ float erf_float(float x) {
   float a = fabsf(x);
-  if (a < 0.95f) {
+  if (a < 1.0f) {
     float z = __fmul_rn(x, x);
-    float p = -1.0081633263325784e-05f;
-    p = __fmaf_rn(p, z, 0.0001139133091783151f);
-    p = __fmaf_rn(p, z, -0.0008498809183947742f);
-    p = __fmaf_rn(p, z, 0.005221875384449959f);
-    p = __fmaf_rn(p, z, -0.026865672320127487f);
-    p = __fmaf_rn(p, z, 0.11283785849809647f);
+    float p = -9.669913197285496e-06f;
+    p = __fmaf_rn(p, z, 0.00011263434134889394f);
+    p = __fmaf_rn(p, z, -0.000848315772600472f);
+    p = __fmaf_rn(p, z, 0.005220919847488403f);
+    p = __fmaf_rn(p, z, -0.026865368708968163f);
+    p = __fmaf_rn(p, z, 0.11283780634403229f);
     p = __fmaf_rn(p, z, -0.37612637877464294f);
     p = __fmaf_rn(p, z, 0.12837916612625122f);
     return __fmaf_rn(x, p, x);
   }
   if (!(a < 3.92f)) return a != a ? x : copysignf(1.0f, x);
-  float t = __fmul_rn(__fadd_rn(a, -2.435f), 0.6734006734006734f);
-  float q = -5.421784862846835e-06f;
-  q = __fmaf_rn(q, t, 1.4786498468311038e-05f);
-  q = __fmaf_rn(q, t, -2.2510881535708904e-05f);
-  q = __fmaf_rn(q, t, 6.0221227613510564e-05f);
-  q = __fmaf_rn(q, t, -0.00017753956490196288f);
-  q = __fmaf_rn(q, t, 0.0004461287462618202f);
-  q = __fmaf_rn(q, t, -0.0010795284761115909f);
-  q = __fmaf_rn(q, t, 0.0025698107201606035f);
-  q = __fmaf_rn(q, t, -0.00593176344409585f);
-  q = __fmaf_rn(q, t, 0.013224838301539421f);
-  q = __fmaf_rn(q, t, -0.028409140184521675f);
-  q = __fmaf_rn(q, t, 0.05857718735933304f);
-  q = __fmaf_rn(q, t, -0.11537482589483261f);
-  q = __fmaf_rn(q, t, 0.21574655175209045f);
-  return copysignf(__fmaf_rn(-exp_float(-__fmul_rn(x, x)), q, 1.0f), x);
+  float t = __fadd_rn(a, -2.0f);
+  float q = -8.423664432655187e-09f;
+  q = __fmaf_rn(q, t, -3.0504659775942855e-07f);
+  q = __fmaf_rn(q, t, 3.484974968159804e-06f);
+  q = __fmaf_rn(q, t, -1.217776480189059e-05f);
+  q = __fmaf_rn(q, t, 2.333201337023638e-06f);
+  q = __fmaf_rn(q, t, 9.93652138276957e-05f);
+  q = __fmaf_rn(q, t, -0.00025677779922261834f);
+  q = __fmaf_rn(q, t, -4.849606193602085e-05f);
+  q = __fmaf_rn(q, t, 0.0015861217398196459f);
+  q = __fmaf_rn(q, t, -0.0033786040730774403f);
+  q = __fmaf_rn(q, t, 0.00046122699859552085f);
+  q = __fmaf_rn(q, t, 0.013088763691484928f);
+  q = __fmaf_rn(q, t, -0.03444535285234451f);
+  q = __fmaf_rn(q, t, 0.04822302982211113f);
+  q = __fmaf_rn(q, t, -0.041333943605422974f);
+  q = __fmaf_rn(q, t, 0.020666982978582382f);
+  q = __fmaf_rn(q, t, 0.9953222870826721f);
+  return copysignf(q, x);
 }
 __device__ __forceinline__ float erf(float x) { return KILN_FAST_MATH ? erff(x) : erf_float(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }

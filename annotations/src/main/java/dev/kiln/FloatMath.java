@@ -32,13 +32,10 @@ final class FloatMath {
   static final float EXP_MAX = 88.72283935546875f;
   /** Below this, the exponential rounds to zero in float. */
   static final float EXP_MIN = -103.972084045410156f;
-  /** erf: the polynomial in x*x below this, one minus exp(-x*x) times a polynomial above. */
-  static final float ERF_SPLIT = 0.95f;
+  /** erf: the polynomial in x*x below this, a polynomial in |x| - 2 above. */
+  static final float ERF_SPLIT = 1f;
   /** erf rounds to +-1 in float from here on. */
   static final float ERF_ONE = 3.92f;
-  /** erf's second interval [0.95, 3.92] mapped onto [-1, 1]: (|x| - ERF_MID) * ERF_SCALE. */
-  static final float ERF_MID = 2.435f;
-  static final float ERF_SCALE = 0.6734006734006734f;
 
   static float exp(float x) {
     if (!(x <= EXP_MAX)) {
@@ -94,25 +91,26 @@ final class FloatMath {
   }
 
   /**
-   * The error function, in float arithmetic: below 0.95, {@code x + x * P(x*x)} with P a degree-7
-   * polynomial fitted to {@code erf(x)/x - 1}; from 0.95 to 3.92, {@code 1 - exp(-x*x) * Q(t)} with
-   * {@code t = (|x| - 2.435) / 1.485} and Q a degree-13 polynomial fitted to the scaled
-   * complementary error function {@code erfcx}; +-1 from 3.92 on, where erf rounds to 1 in float.
-   * Fitted by least squares in double ({@code scripts/erf-fit.py}), the coefficients rounded to float. At
-   * most 1.07 ulp (1.061) from the correctly rounded result, measured over every float (see KMath's
-   * table). Only multiplies, adds, {@link #exp} and blends of the two branches: it vectorises
-   * (the processor's {@code VectorMathCode} writes it into SIMD kernels) and {@code kiln/math.cuh} computes the same bits.
+   * The error function, in float arithmetic: below 1, {@code x + x * P(x*x)} with P a degree-7
+   * polynomial fitted to {@code erf(x)/x - 1}; from 1 to 3.92, {@code Q(|x| - 2)} with the sign of
+   * x, Q a degree-16 polynomial fitted to erf itself on [-1, 1.92] ({@code |x| - 2} is exact there,
+   * by Sterbenz's lemma, so the argument carries no rounding); +-1 from 3.92 on, where erf rounds
+   * to 1 in float. Fitted by least squares on Chebyshev nodes in double ({@code
+   * scripts/erf-fit.py}), the coefficients rounded to float. At most 1.15 ulp from the correctly
+   * rounded result, measured over every float (see KMath's table). Only multiplies, adds and blends
+   * of the two branches, no {@code exp}: it vectorises (the processor's {@code VectorMathCode}
+   * writes it into SIMD kernels) and {@code kiln/math.cuh} computes the same bits.
    */
   static float erf(float x) {
     float a = Math.abs(x);
     if (a < ERF_SPLIT) {
       float z = x * x;
-      float p = -1.0081633263325784e-05f;
-      p = Math.fma(p, z, 0.0001139133091783151f);
-      p = Math.fma(p, z, -0.0008498809183947742f);
-      p = Math.fma(p, z, 0.005221875384449959f);
-      p = Math.fma(p, z, -0.026865672320127487f);
-      p = Math.fma(p, z, 0.11283785849809647f);
+      float p = -9.669913197285496e-06f;
+      p = Math.fma(p, z, 0.00011263434134889394f);
+      p = Math.fma(p, z, -0.000848315772600472f);
+      p = Math.fma(p, z, 0.005220919847488403f);
+      p = Math.fma(p, z, -0.026865368708968163f);
+      p = Math.fma(p, z, 0.11283780634403229f);
       p = Math.fma(p, z, -0.37612637877464294f);
       p = Math.fma(p, z, 0.12837916612625122f);
       return Math.fma(x, p, x);
@@ -120,21 +118,25 @@ final class FloatMath {
     if (!(a < ERF_ONE)) {
       return a != a ? x : Math.copySign(1f, x);
     }
-    float t = (a - ERF_MID) * ERF_SCALE;
-    float q = -5.421784862846835e-06f;
-    q = Math.fma(q, t, 1.4786498468311038e-05f);
-    q = Math.fma(q, t, -2.2510881535708904e-05f);
-    q = Math.fma(q, t, 6.0221227613510564e-05f);
-    q = Math.fma(q, t, -0.00017753956490196288f);
-    q = Math.fma(q, t, 0.0004461287462618202f);
-    q = Math.fma(q, t, -0.0010795284761115909f);
-    q = Math.fma(q, t, 0.0025698107201606035f);
-    q = Math.fma(q, t, -0.00593176344409585f);
-    q = Math.fma(q, t, 0.013224838301539421f);
-    q = Math.fma(q, t, -0.028409140184521675f);
-    q = Math.fma(q, t, 0.05857718735933304f);
-    q = Math.fma(q, t, -0.11537482589483261f);
-    q = Math.fma(q, t, 0.21574655175209045f);
-    return Math.copySign(Math.fma(-exp(-(x * x)), q, 1f), x);
+    float t = a - 2f;
+    float q = -8.423664432655187e-09f;
+    q = Math.fma(q, t, -3.0504659775942855e-07f);
+    q = Math.fma(q, t, 3.484974968159804e-06f);
+    q = Math.fma(q, t, -1.217776480189059e-05f);
+    q = Math.fma(q, t, 2.333201337023638e-06f);
+    q = Math.fma(q, t, 9.93652138276957e-05f);
+    q = Math.fma(q, t, -0.00025677779922261834f);
+    q = Math.fma(q, t, -4.849606193602085e-05f);
+    q = Math.fma(q, t, 0.0015861217398196459f);
+    q = Math.fma(q, t, -0.0033786040730774403f);
+    q = Math.fma(q, t, 0.00046122699859552085f);
+    q = Math.fma(q, t, 0.013088763691484928f);
+    q = Math.fma(q, t, -0.03444535285234451f);
+    q = Math.fma(q, t, 0.04822302982211113f);
+    q = Math.fma(q, t, -0.041333943605422974f);
+    q = Math.fma(q, t, 0.020666982978582382f);
+    q = Math.fma(q, t, 0.9953222870826721f);
+    return Math.copySign(q, x);
   }
+
 }

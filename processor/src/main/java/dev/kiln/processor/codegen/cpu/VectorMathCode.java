@@ -147,29 +147,19 @@ final class VectorMathCode {
     return vec("sigmoid", "$N.div($N).blend($N, $N.compare($T.GE, 0f))", e, d, positive, x, VECTOR_OPERATORS);
   }
 
-  /**
-   * FloatMath.erf: x + x P(x²) below 0.95; copySign(1 - exp(-x²) Q(t), x), t = (|x| - 2.435) · 0.6734,
-   * to 3.92; ±1 beyond.
-   */
+  /** FloatMath.erf: x + x P(x²) below 1; Q(|x| - 2) with x's sign to 3.92; ±1 beyond. No exp. */
   String erf(String x) {
     String a = vec("erfA", "$N.abs()", x);
     String z = vec("erfZ", "$N.mul($N)", x, x);
-    String t = vec("erfT", "$N.sub(2.435f).mul(0.6734006734006734f)", a);
-    String q = horner("erfQ", t, "-5.421784862846835e-06", "1.4786498468311038e-05", "-2.2510881535708904e-05",
-        "6.0221227613510564e-05", "-0.00017753956490196288", "0.0004461287462618202", "-0.0010795284761115909",
-        "0.0025698107201606035", "-0.00593176344409585", "0.013224838301539421", "-0.028409140184521675",
-        "0.05857718735933304", "-0.11537482589483261", "0.21574655175209045");
-    String e = expNormal(vec("erfNegZ", "$N.neg()", z)); // -x*x > -15.4 on the lanes kept
-    String big = vec("erfBig", "$N.neg().fma($N, $N.broadcast(1f))", e, q, q);
+    String t = vec("erfT", "$N.sub(2f)", a);
+    String q = horner("erfQ", t, "-8.423664432655187e-09", "-3.0504659775942855e-07", "3.484974968159804e-06", "-1.217776480189059e-05", "2.333201337023638e-06", "9.93652138276957e-05", "-0.00025677779922261834", "-4.849606193602085e-05", "0.0015861217398196459", "-0.0033786040730774403", "0.00046122699859552085", "0.013088763691484928", "-0.03444535285234451", "0.04822302982211113", "-0.041333943605422974", "0.020666982978582382", "0.9953222870826721");
     String tail = vec("erfTail",
-        "$N.reinterpretAsInts().and(0x7fffffff).or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()", big,
-        x);
-    String p = horner("erfP", z, "-1.0081633263325784e-05", "0.0001139133091783151", "-0.0008498809183947742",
-        "0.005221875384449959", "-0.026865672320127487", "0.11283785849809647", "-0.37612637877464294",
-        "0.12837916612625122");
-    String result = vec("erf", "$N.blend($N.fma($N, $N), $N.lt(0.95f))", tail, x, p, x, a);
+        "$N.reinterpretAsInts().or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()", q, x);
+    String p = horner("erfP", z, "-9.669913197285496e-06", "0.00011263434134889394", "-0.000848315772600472", "0.005220919847488403", "-0.026865368708968163", "0.11283780634403229", "-0.37612637877464294", "0.12837916612625122");
+    String result = vec("erf", "$N.blend($N.fma($N, $N), $N.lt(1f))", tail, x, p, x, a);
     String one = vec("erfOne", "$N.reinterpretAsInts().and(0x80000000).or(0x3f800000).reinterpretAsFloats()", x);
     result = vec("erf", "$N.blend($N, $N.lt(3.92f).not())", result, one, a);
     return vec("erf", "$N.blend($N, $N.compare($T.NE, $N))", result, x, x, VECTOR_OPERATORS, x);
   }
+
 }
