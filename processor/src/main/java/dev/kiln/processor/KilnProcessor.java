@@ -10,19 +10,23 @@ import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.annotation.processing.SupportedAnnotationTypes;
 import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
 
 /**
- * Kiln's annotation processor. It only routes: each round's {@code @Operator} classes go to
- * {@link OperatorProcessingStep}; {@code @Gradient} methods get a note that gradients are not
- * compiled yet. Returns {@code false}, so other processors may see the same annotations.
+ * Kiln's annotation processor. It only routes: each round's {@code @Operator} and {@code @Gradient}
+ * classes go to {@link OperatorProcessingStep}. Under a compiler without javac's Tree API (Eclipse's
+ * ECJ) it reports {@code KILN050} once, on the first annotated element. Returns {@code false}, so
+ * other processors may see the same annotations.
  */
 @AutoService(Processor.class)
 @SupportedAnnotationTypes({"dev.kiln.Operator", "dev.kiln.Gradient"})
 public final class KilnProcessor extends AbstractProcessor {
   private OperatorProcessingStep step;
-  private String unavailable;
+  /** The processing environment's class when it is not javac's, else null. */
+  private String notJavac;
+  private boolean reported;
 
   @Override
   public synchronized void init(ProcessingEnvironment env) {
@@ -30,7 +34,7 @@ public final class KilnProcessor extends AbstractProcessor {
     try {
       step = new OperatorProcessingStep(env, TreesAdapter.trees(env));
     } catch (IllegalStateException e) {
-      unavailable = e.getMessage();
+      notJavac = e.getMessage();
     }
   }
 
@@ -51,8 +55,12 @@ public final class KilnProcessor extends AbstractProcessor {
       return false;
     }
     if (step == null) {
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
-          Message.INTERNAL_ERROR.format("the build", unavailable));
+      if (!reported) {
+        reported = true;
+        Element first = annotations.stream().flatMap(a -> round.getElementsAnnotatedWith(a).stream())
+            .findFirst().orElse(null);
+        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Message.NOT_JAVAC.format(notJavac), first);
+      }
       return false;
     }
     step.process(round);

@@ -18,7 +18,7 @@ public enum Message {
   UNKNOWN_CALL(
       "KILN003",
       "call to %s is not supported: an operator may call only dev.kiln.KMath and java.lang.Math"
-          + " functions and other @Operator methods"),
+          + " functions, dev.kiln.KRandom.uniform and normal and other @Operator methods"),
   RECURSION("KILN004", "operator '%s' calls itself (through %s); recursion is not supported"),
   ALLOCATION_IN_WORKER(
       "KILN005",
@@ -164,6 +164,12 @@ public enum Message {
           + " operator. To add every worker's (or iteration's) contribution into it, declare the"
           + " parameter @Out @Reduce (then '%s' is updated only as r[i] += e, r[i] *= e, or with max or"
           + " min); to compute the value in steps, keep it in a local and store it once"),
+  NOT_JAVAC(
+      "KILN050",
+      "Kiln reads operator bodies through javac's Tree API (com.sun.source), and this compiler's"
+          + " processing environment (%s) is not javac's and does not wrap it, so no operator was"
+          + " compiled. Build with javac: Maven's maven-compiler-plugin, Gradle's JavaCompile, plain"
+          + " javac, or IntelliJ IDEA with its javac compiler; Eclipse's compiler (ECJ) is not supported"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

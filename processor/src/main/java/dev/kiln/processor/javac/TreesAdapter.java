@@ -20,7 +20,8 @@ public final class TreesAdapter {
   /**
    * The Trees of {@code env} or of the javac environment it wraps.
    *
-   * @throws IllegalStateException saying which environment class could not be unwrapped
+   * @throws IllegalStateException when neither {@code env} nor what it wraps is javac's; its
+   *     message is the class of {@code env}
    */
   public static Trees trees(ProcessingEnvironment env) {
     ProcessingEnvironment current = env;
@@ -31,11 +32,7 @@ public final class TreesAdapter {
         current = unwrap(current);
       }
     }
-    throw new IllegalStateException(
-        "Kiln reads operator bodies through javac's Tree API, but the processing environment "
-            + env.getClass().getName()
-            + " is not javac's and does not wrap it; compile with javac (maven-compiler-plugin,"
-            + " Gradle's JavaCompile) rather than another compiler such as ECJ");
+    throw new IllegalStateException(env.getClass().getName());
   }
 
   private static ProcessingEnvironment unwrap(ProcessingEnvironment env) {
