@@ -197,4 +197,83 @@ __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
 __device__ __forceinline__ long long max(long long a, long long b) { return a > b ? a : b; }
 __device__ __forceinline__ long long min(long long a, long long b) { return a < b ? a : b; }
 
+// ---- counter-based random numbers: dev.kiln.KRandom ----
+// Philox4x32-10 (Salmon et al., SC 2011; Random123's constants): the same words as the CPU for the
+// same counter and key, so a kernel draws the same numbers on either side and under any grid.
+__device__ __forceinline__ uint2 philox4x32_words01(unsigned int c0, unsigned int c1, unsigned int c2,
+                                                    unsigned int c3, unsigned int k0, unsigned int k1) {
+#pragma unroll
+  for (int r = 0; r < 10; r++) {
+    if (r > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    unsigned int hi0 = __umulhi(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
+    unsigned int hi1 = __umulhi(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+  }
+  return make_uint2(c0, c1);
+}
+// KRandom.uniform: counter (index, stream, 0, 0), key (seed, 0); the first word's top 24 bits times 2^-24
+__device__ __forceinline__ float uniform(int seed, int stream, int index) {
+  uint2 w = philox4x32_words01((unsigned int) index, (unsigned int) stream, 0u, 0u, (unsigned int) seed, 0u);
+  return __fmul_rn((float) (w.x >> 8), 5.9604644775390625e-8f);
+}
+// KRandom.logUnit: Cephes' logf for u in (0, 1], the CPU's operations in its order
+__device__ __forceinline__ float random_log_unit(float u) {
+  int bits = __float_as_int(u);
+  int e = (int) ((unsigned int) bits >> 23) - 126;
+  float x = __int_as_float((bits & 0x007FFFFF) | 0x3F000000);
+  if (x < 0.70710677f) {
+    e -= 1;
+    x = __fsub_rn(__fadd_rn(x, x), 1.0f);
+  } else {
+    x = __fsub_rn(x, 1.0f);
+  }
+  float z = __fmul_rn(x, x);
+  float y = 7.0376836292E-2f;
+  y = __fmaf_rn(y, x, -1.1514610310E-1f);
+  y = __fmaf_rn(y, x, 1.1676998740E-1f);
+  y = __fmaf_rn(y, x, -1.2420140846E-1f);
+  y = __fmaf_rn(y, x, 1.4249322787E-1f);
+  y = __fmaf_rn(y, x, -1.6668057665E-1f);
+  y = __fmaf_rn(y, x, 2.0000714765E-1f);
+  y = __fmaf_rn(y, x, -2.4999993993E-1f);
+  y = __fmaf_rn(y, x, 3.3333331174E-1f);
+  y = __fmul_rn(__fmul_rn(y, x), z);
+  float fe = (float) e;
+  y = __fmaf_rn(fe, -2.12194440e-4f, y);
+  y = __fmaf_rn(-0.5f, z, y);
+  return __fmaf_rn(fe, 0.693359375f, __fadd_rn(x, y));
+}
+// KRandom.cosTurn: cos(2 pi k / 2^24), a quarter turn from k's top two bits, then polynomials in t^2
+__device__ __forceinline__ float random_cos_turn(unsigned int k) {
+  unsigned int quarter = k >> 22;
+  float t = __fmul_rn((float) (k & 0x3FFFFFu), 2.384185791015625e-7f);
+  float z = __fmul_rn(t, t);
+  float c = -2.3848322598496452e-05f;
+  c = __fmaf_rn(c, z, 0.0009177866159006953f);
+  c = __fmaf_rn(c, z, -0.020862746983766556f);
+  c = __fmaf_rn(c, z, 0.2536693513393402f);
+  c = __fmaf_rn(c, z, -1.2337005138397217f);
+  c = __fmaf_rn(c, z, 1.0f);
+  float s = -3.434721293160692e-06f;
+  s = __fmaf_rn(s, z, 0.0001602623233338818f);
+  s = __fmaf_rn(s, z, -0.004681664984673262f);
+  s = __fmaf_rn(s, z, 0.07969260960817337f);
+  s = __fmaf_rn(s, z, -0.6459640860557556f);
+  s = __fmaf_rn(s, z, 1.5707963705062866f);
+  s = __fmul_rn(s, t);
+  return quarter == 0 ? c : quarter == 1 ? -s : quarter == 2 ? -c : s;
+}
+// KRandom.normal: Box-Muller on the first two words for key (seed, 1)
+__device__ __forceinline__ float normal(int seed, int stream, int index) {
+  uint2 w = philox4x32_words01((unsigned int) index, (unsigned int) stream, 0u, 0u, (unsigned int) seed, 1u);
+  float u1 = __fmul_rn((float) ((w.x >> 8) + 1u), 5.9604644775390625e-8f);
+  return __fmul_rn(__fsqrt_rn(__fmul_rn(-2.0f, random_log_unit(u1))), random_cos_turn(w.y >> 8));
+}
+
 }  // namespace kiln

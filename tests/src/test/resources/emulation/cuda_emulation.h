@@ -83,6 +83,10 @@ template <typename T> inline T __shfl_sync(unsigned, T v, int lane) {
 }
 inline float __int_as_float(int i) { float f; memcpy(&f, &i, sizeof f); return f; }
 inline int __float_as_int(float f) { int i; memcpy(&i, &f, sizeof i); return i; }
+struct uint2 { unsigned int x, y; };
+inline uint2 make_uint2(unsigned int x, unsigned int y) { uint2 v; v.x = x; v.y = y; return v; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline unsigned int __umulhi(unsigned int a, unsigned int b) { return (unsigned int) (((unsigned long long) a * b) >> 32); }
 inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, sizeof d); return d; }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }

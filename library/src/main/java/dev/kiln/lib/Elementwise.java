@@ -2,6 +2,7 @@ package dev.kiln.lib;
 
 import dev.kiln.Dim;
 import dev.kiln.KMath;
+import dev.kiln.KRandom;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Parallel;
@@ -116,6 +117,19 @@ public final class Elementwise {
   public static void relu(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
     for (@Parallel int i = 0; i < N; i++) {
       out[i] = x[i] > 0f ? x[i] : 0f;
+    }
+  }
+
+  /**
+   * Inverted dropout: each element zeroed with probability {@code p} (drawn by {@link
+   * KRandom#uniform} from {@code seed}, stream 0 and the element's index), the others scaled by
+   * {@code 1 / (1 - p)}. The derived gradient {@code dropoutGrad} draws the same mask again: no
+   * mask is stored, and the CPU, its chunks and CUDA draw the same one. Pass a new seed per step.
+   */
+  @Operator
+  public static void dropout(@Dim int N, float p, int seed, @Shape("N") float[] x, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = KRandom.uniform(seed, 0, i) < p ? 0f : x[i] / (1f - p);
     }
   }
 

@@ -101,4 +101,29 @@ class ElementwiseTest {
       Agreement.assertSame(expected, actual);
     }
   }
+
+  @ParameterizedTest(name = "dropout N={0}")
+  @MethodSource("sizes")
+  void dropoutAgreesAndItsGradientDrawsTheSameMask(int n) {
+    float[] x = Data.specialAndRandom(15, n);
+    for (float p : new float[] {0f, 0.25f, 0.9f}) {
+      float[] expected = Data.filled(n, Float.NaN);
+      Elementwise.dropout(n, p, 2026, x, expected);
+      float[] actual = Data.filled(n, Float.NaN);
+      ElementwiseKernels.dropout(n, p, 2026, x, actual);
+      Agreement.assertSame(expected, actual);
+      float[] dy = Data.floats(16, n, -1f, 1f);
+      float[] dx = Data.filled(n, Float.NaN);
+      ElementwiseKernels.dropoutGrad(n, p, 2026, x, actual, dy, dx);
+      for (int i = 0; i < n; i++) {
+        boolean dropped = dev.kiln.KRandom.uniform(2026, 0, i) < p;
+        org.junit.jupiter.api.Assertions.assertEquals(dropped ? 0f : dy[i] / (1f - p), dx[i], Math.ulp(dy[i]) * 4,
+            "dropoutGrad at " + i + " of " + n + ", p = " + p);
+      }
+    }
+  }
+
+  static Stream<Integer> sizes() {
+    return SIZES.stream();
+  }
 }

@@ -103,6 +103,7 @@ final class Derivatives {
     Expr x = args.get(0);
     Expr y = c; // the call's own value
     switch (c.fn()) {
+      case UNIFORM, NORMAL -> { } // integer arguments: nothing to share
       case EXP -> out.add(new Share(x, mul(a, y)));
       case LOG -> out.add(new Share(x, div(a, x)));
       case TANH -> out.add(new Share(x, mul(a, sub(one(t), mul(y, y)))));

@@ -342,6 +342,9 @@ final class ExpressionLowering {
   }
 
   private Expr mathCall(MethodInvocationTree t, Callee.Math m, List<Expr> args) {
+    if (m.fn().random()) {
+      return randomCall(t, m.fn(), args);
+    }
     for (int i = 0; i < args.size(); i++) {
       if (!args.get(i).type().isNumeric()) {
         throw new KilnDiagnostic(t.getArguments().get(i), Message.UNSUPPORTED_EXPRESSION, "a boolean argument to " + m.fn().javaName());
@@ -365,5 +368,20 @@ final class ExpressionLowering {
       cast.add(state.f.cast(type, a));
     }
     return state.f.call(fn, type, cast);
+  }
+
+  /** {@code KRandom.uniform/normal(seed, stream, index)}: each argument an int (or narrower), the value a float. */
+  private Expr randomCall(MethodInvocationTree t, MathFn fn, List<Expr> args) {
+    String[] roles = {"seed", "stream", "index"};
+    List<Expr> cast = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      Expr a = args.get(i);
+      if (!a.type().isIntegral() || !a.type().widensTo(ScalarType.INT)) {
+        throw new KilnDiagnostic(t.getArguments().get(i), Message.UNSUPPORTED_EXPRESSION,
+            "a " + a.type().javaName() + " as the " + roles[i] + " of KRandom." + fn.javaName() + " (it takes int seed, stream and index)");
+      }
+      cast.add(state.f.cast(ScalarType.INT, a));
+    }
+    return state.f.call(fn, ScalarType.FLOAT, cast);
   }
 }

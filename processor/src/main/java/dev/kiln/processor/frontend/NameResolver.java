@@ -26,6 +26,7 @@ import javax.lang.model.util.Elements;
  */
 final class NameResolver {
   static final String KMATH = "dev.kiln.KMath";
+  static final String KRANDOM = "dev.kiln.KRandom";
   static final String JAVA_MATH = "java.lang.Math";
 
   private final Elements elements;
@@ -94,6 +95,13 @@ final class NameResolver {
       boolean kmath = qualified.equals(KMATH);
       if (fn != null && fn.arity() == arity && (kmath ? fn.inKMath() : fn.inJavaMath())) {
         return new Callee.Math(fn, kmath);
+      }
+      return new Callee.Unknown(type.getSimpleName() + "." + name);
+    }
+    if (qualified.equals(KRANDOM)) {
+      MathFn fn = MathFn.byJavaName(name);
+      if (fn != null && fn.random() && fn.arity() == arity) {
+        return new Callee.Math(fn, false);
       }
       return new Callee.Unknown(type.getSimpleName() + "." + name);
     }

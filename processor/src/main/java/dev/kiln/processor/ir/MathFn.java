@@ -34,7 +34,11 @@ public enum MathFn {
   RINT(1, false),
   SIGNUM(1, false),
   HYPOT(2, false),
-  FMA(3, false);
+  FMA(3, false),
+  /** {@code dev.kiln.KRandom.uniform(seed, stream, index)}: int arguments, a float in [0, 1). */
+  UNIFORM(3, false),
+  /** {@code dev.kiln.KRandom.normal(seed, stream, index)}: int arguments, a standard normal float. */
+  NORMAL(3, false);
 
   private final int arity;
   private final boolean inKMath;
@@ -60,7 +64,12 @@ public enum MathFn {
 
   /** Whether {@code java.lang.Math} has it. */
   public boolean inJavaMath() {
-    return this != SIGMOID && this != RSQRT && this != ERF;
+    return this != SIGMOID && this != RSQRT && this != ERF && !random();
+  }
+
+  /** Whether it is {@code dev.kiln.KRandom}'s: integer arguments, a float value, no gradient. */
+  public boolean random() {
+    return this == UNIFORM || this == NORMAL;
   }
 
   public static MathFn byJavaName(String name) {

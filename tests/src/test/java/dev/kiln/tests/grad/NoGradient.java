@@ -14,6 +14,7 @@ final class NoGradient {
       Map.entry("Activations.floorMod", "integer result"),
       Map.entry("Activations.mulAddLong", "integer result"),
       Map.entry("Layout.intMix", "integer arrays only"),
+      Map.entry("RandomOps.noise", "no floating input (its values come from KRandom)"),
       Map.entry("LongArrays.mix", "integer arrays only"),
       Map.entry("LongArrays.rowStats", "integer inputs only (its float mean has no floating input)"),
       Map.entry("LongArrays.columnTotals", "integer arrays only"),

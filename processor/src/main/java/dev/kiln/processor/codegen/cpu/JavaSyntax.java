@@ -14,6 +14,7 @@ import java.util.List;
 final class JavaSyntax implements Syntax {
   static final JavaSyntax INSTANCE = new JavaSyntax();
   static final ClassName KMATH = ClassName.get("dev.kiln", "KMath");
+  static final ClassName KRANDOM = ClassName.get("dev.kiln", "KRandom");
 
   private JavaSyntax() {}
 
@@ -52,7 +53,8 @@ final class JavaSyntax implements Syntax {
   public CodeBlock call(Expr.Call call, List<CodeBlock> args) {
     MathFn fn = call.fn();
     boolean kmath = !fn.inJavaMath() || (call.type() == ScalarType.FLOAT && fn.inKMath());
-    return CodeBlock.of("$T.$L($L)", kmath ? KMATH : ClassName.get(Math.class), fn.javaName(), CodeBlock.join(args, ", "));
+    ClassName owner = fn.random() ? KRANDOM : kmath ? KMATH : ClassName.get(Math.class);
+    return CodeBlock.of("$T.$L($L)", owner, fn.javaName(), CodeBlock.join(args, ", "));
   }
 
   @Override

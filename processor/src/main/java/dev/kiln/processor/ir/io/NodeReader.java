@@ -107,7 +107,7 @@ final class NodeReader {
     }
     List<Expr> args = new ArrayList<>();
     for (int i = 0; i < fn.arity(); i++) {
-      args.add(ref(c, type, "argument " + (i + 1) + " of " + name));
+      args.add(ref(c, fn.random() ? ScalarType.INT : type, "argument " + (i + 1) + " of " + name));
     }
     return f.call(fn, type, args);
   }
