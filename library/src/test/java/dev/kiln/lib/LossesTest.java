@@ -1,0 +1,152 @@
+package dev.kiln.lib;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link Losses}: each operator's CPU kernel against its source bit for bit; the fused loss's
+ * hand-written backward pass against the gradient computed in double and against central
+ * differences of the source, and as one kernel in the gradient listing.
+ */
+class LossesTest {
+  interface RowOp {
+    void run(int b, int c, float[] x, float[] out);
+  }
+
+  @ParameterizedTest(name = "B={0} C={1}")
+  @CsvSource({"1, 1", "3, 7", "64, 1000", "300, 33"})
+  void everyOperatorIsItsSourceBitForBit(int b, int c) {
+    float[] x = Data.floats(21, b * c, -6f, 6f);
+    float[] target = oneHot(b, c, 22);
+    rowOpAgrees(b, c, x, Losses::softmax, LossesKernels::softmax);
+    rowOpAgrees(b, c, x, Losses::logSoftmax, LossesKernels::logSoftmax);
+    float[] expected = Data.filled(b, Float.NaN);
+    float[] actual = Data.filled(b, Float.NaN);
+    Losses.softmaxCrossEntropy(b, c, x, target, expected);
+    LossesKernels.softmaxCrossEntropy(b, c, x, target, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  private static void rowOpAgrees(int b, int c, float[] x, RowOp source, RowOp kernel) {
+    float[] expected = Data.filled(b * c, Float.NaN);
+    float[] actual = Data.filled(b * c, Float.NaN);
+    source.run(b, c, x, expected);
+    kernel.run(b, c, x, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  @Test
+  void withAOneHotTargetAndUnitUpstreamTheBackwardPassIsSoftmaxMinusTarget() {
+    int b = 40;
+    int c = 129;
+    float[] x = Data.floats(23, b * c, -5f, 5f);
+    float[] target = oneHot(b, c, 24);
+    float[] loss = new float[b];
+    LossesKernels.softmaxCrossEntropy(b, c, x, target, loss);
+    float[] dlogits = new float[b * c];
+    float[] dtarget = new float[b * c];
+    LossesKernels.softmaxCrossEntropyGrad(b, c, x, target, loss, Data.filled(b, 1f), dlogits, dtarget);
+    float[] p = new float[b * c];
+    LossesKernels.softmax(b, c, x, p);
+    for (int i = 0; i < b * c; i++) {
+      assertEquals(p[i] - target[i], dlogits[i], "p - y at " + i);
+    }
+  }
+
+  @ParameterizedTest(name = "B={0} C={1}")
+  @CsvSource({"2, 5", "17, 64"})
+  void theBackwardPassIsTheGradientInDoubleAndAgreesWithFiniteDifferences(int b, int c) {
+    float[] x = Data.floats(25, b * c, -3f, 3f);
+    float[] target = Data.floats(26, b * c, 0f, 1f); // a soft target whose rows do not sum to 1
+    float[] dloss = Data.floats(27, b, -1f, 1f);
+    float[] loss = new float[b];
+    Losses.softmaxCrossEntropy(b, c, x, target, loss);
+    float[] dlogits = new float[b * c];
+    float[] dtarget = new float[b * c];
+    LossesKernels.softmaxCrossEntropyGrad(b, c, x, target, loss, dloss, dlogits, dtarget);
+    for (int r = 0; r < b; r++) {
+      double m = Double.NEGATIVE_INFINITY;
+      for (int k = 0; k < c; k++) {
+        m = Math.max(m, x[r * c + k]);
+      }
+      double s = 0;
+      double total = 0;
+      for (int k = 0; k < c; k++) {
+        s += Math.exp(x[r * c + k] - m);
+        total += target[r * c + k];
+      }
+      double lse = m + Math.log(s);
+      for (int k = 0; k < c; k++) {
+        int i = r * c + k;
+        double wantLogits = dloss[r] * (total * Math.exp(x[i] - m) / s - target[i]);
+        double wantTarget = dloss[r] * (lse - x[i]);
+        assertEquals(wantLogits, dlogits[i], 1e-5 * (Math.abs(dloss[r]) * total + 1e-3), "dlogits at " + i);
+        assertEquals(wantTarget, dtarget[i], 1e-5 * (Math.abs(wantTarget) + 1e-3), "dtarget at " + i);
+      }
+    }
+    // along a random direction, against central differences of the float source (h = 1e-3)
+    float[] v = Data.floats(28, b * c, -1f, 1f);
+    float h = 1e-3f;
+    double predicted = 0;
+    for (int i = 0; i < b * c; i++) {
+      predicted += dlogits[i] * v[i] + dtarget[i] * v[i];
+    }
+    double fd = (lossAlong(b, c, x, target, v, h, dloss) - lossAlong(b, c, x, target, v, -h, dloss)) / (2 * h);
+    assertEquals(fd, predicted, 1e-2 * Math.max(Math.abs(fd), 1e-2), "directional derivative");
+  }
+
+  /** {@code sum_b dloss[b] * loss[b]} at logits and target both moved by {@code h v}, in double from the float source. */
+  private static double lossAlong(int b, int c, float[] x, float[] target, float[] v, float h, float[] dloss) {
+    float[] xs = new float[b * c];
+    float[] ts = new float[b * c];
+    for (int i = 0; i < b * c; i++) {
+      xs[i] = x[i] + h * v[i];
+      ts[i] = target[i] + h * v[i];
+    }
+    float[] loss = new float[b];
+    Losses.softmaxCrossEntropy(b, c, xs, ts, loss);
+    double l = 0;
+    for (int r = 0; r < b; r++) {
+      l += (double) dloss[r] * loss[r];
+    }
+    return l;
+  }
+
+  @Test
+  void forwardAndBackwardAreOneKernelEach() throws IOException {
+    String listing = resource("META-INF/kiln/dev/kiln/lib/Losses.ir.txt");
+    assertTrue(listing.contains("operator softmaxCrossEntropy grid"), listing);
+    String gradients = resource("META-INF/kiln/dev/kiln/lib/Losses.gradients.ir.txt");
+    // one grid kernel (the hand-written backward pass), not a composite of adjoint kernels
+    assertTrue(gradients.contains("\noperator softmaxCrossEntropyGrad grid\n"), gradients);
+    assertTrue(!gradients.contains("composite softmaxCrossEntropyGrad("), gradients);
+    // while the derived gradient of log-softmax, the same rows without the fusion by hand, is not
+    assertTrue(gradients.contains("composite logSoftmaxGrad("), gradients);
+  }
+
+  private static String resource(String path) throws IOException {
+    try (InputStream in = LossesTest.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IOException("no " + path + " on the class path");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Each row's one-hot target: 1 at a pseudo-random class. */
+  private static float[] oneHot(int b, int c, long seed) {
+    float[] t = new float[b * c];
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    for (int r = 0; r < b; r++) {
+      t[r * c + random.nextInt(c)] = 1f;
+    }
+    return t;
+  }
+}
