@@ -42,7 +42,8 @@ class EmulatedGpuTest {
 
   /** The GPU tests of the generated kernels. */
   private static final List<String> KERNEL_TESTS = List.of(
-      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), CudaEdgeCasesTest.class.getName());
+      CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), CudaEdgeCasesTest.class.getName(),
+      "dev.kiln.tests.TensorLaunchersTest");
 
   /** The emulation's checks that leave the context working. */
   private static final List<String> CLEAN_CHECKS = List.of(

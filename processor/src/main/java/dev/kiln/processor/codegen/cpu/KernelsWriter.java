@@ -84,6 +84,9 @@ public final class KernelsWriter {
     });
     ClassName ownerName = ClassName.get(owner);
     ClassName name = kernelsName(owner, packageName);
+    // the kernels of fused composites: called by their composites' launchers, no tensor overloads
+    java.util.Set<String> fusedKernels = new java.util.HashSet<>();
+    composites.forEach(p -> p.kernels().forEach(k -> fusedKernels.add(k.ir().name())));
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addOriginatingElement(owner)
@@ -92,7 +95,8 @@ public final class KernelsWriter {
         .addJavadoc("CPU kernels compiled by Kiln from the {@code @Operator} methods of {@link $T}.\n"
             + "Each method has its operator's parameters and behaviour; grid operators check their\n"
             + "arguments and run in parallel on {@code dev.kiln.runtime.cpu.CpuExecutor}. Operators\n"
-            + "with a CUDA kernel also have a device overload taking a stream and device arrays.\n", ownerName)
+            + "with a CUDA kernel also have a device overload taking a stream and device arrays, and\n"
+            + "operators on float arrays an overload taking {@code FloatTensor}s that runs on {@code Kiln.device()}.\n", ownerName)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
@@ -105,8 +109,12 @@ public final class KernelsWriter {
         type.addMethod(GemmLauncherWriter.write(c, ownerName));
         type.addMethod(ArgumentChecks.dimsHelper(op));
         KernelInfo epilogue = c.epilogue() == null ? null : cuda.get(c.epilogue().name());
-        if (cuda.containsKey(op.name()) && (c.epilogue() == null || epilogue != null)) {
+        boolean onDevice = cuda.containsKey(op.name()) && (c.epilogue() == null || epilogue != null);
+        if (onDevice) {
           type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, ownerName, name, resourceBase));
+        }
+        if (TensorLauncherWriter.applies(op)) {
+          type.addMethod(TensorLauncherWriter.write(op, ownerName, onDevice));
         }
         continue;
       } else if (epilogues.contains(op.name())) {
@@ -123,12 +131,20 @@ public final class KernelsWriter {
         type.addMethod(DeviceLauncherWriter.write(deviceForms.getOrDefault(op.name(), op), kernel, ownerName, name,
             resourceBase));
       }
+      if (!fusedKernels.contains(op.name()) && TensorLauncherWriter.applies(op)
+          && !cpuForms.containsKey(op.name()) && !deviceForms.containsKey(op.name())) {
+        type.addMethod(TensorLauncherWriter.write(op, ownerName, kernel != null));
+      }
     }
     for (FusionPlan plan : composites) {
       type.addMethod(CompositeWriter.write(plan, ownerName));
       type.addMethod(ArgumentChecks.dimsHelper(plan.composite().signature()));
-      if (plan.kernels().stream().allMatch(k -> cuda.containsKey(k.ir().name()))) {
+      boolean onDevice = plan.kernels().stream().allMatch(k -> cuda.containsKey(k.ir().name()));
+      if (onDevice) {
         type.addMethod(DeviceCompositeWriter.write(plan, ownerName));
+      }
+      if (TensorLauncherWriter.applies(plan.composite().signature())) {
+        type.addMethod(TensorLauncherWriter.write(plan.composite().signature(), ownerName, onDevice));
       }
     }
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

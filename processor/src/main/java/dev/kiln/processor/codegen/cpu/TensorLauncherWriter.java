@@ -1,0 +1,91 @@
+package dev.kiln.processor.codegen.cpu;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the device-agnostic overload of a launcher: the operator's parameters with {@code
+ * dev.kiln.runtime.FloatTensor} in place of each {@code float[]}, running on {@code Kiln.device()}:
+ * the CUDA launcher on the device's default stream with the tensors' device arrays, or the CPU
+ * launcher with their host arrays. Each tensor is brought up to date on that side first (a copy only
+ * when it is stale there); the arrays the operator writes ({@code @Out}, {@code @Reduce}) are then
+ * current on that side only. For operators whose arrays are all {@code float}.
+ */
+final class TensorLauncherWriter {
+  static final ClassName TENSOR = ClassName.get("dev.kiln.runtime", "FloatTensor");
+  private static final ClassName KILN = ClassName.get("dev.kiln.runtime", "Kiln");
+  private static final ClassName DEVICE = ClassName.get("dev.kiln.runtime", "Device");
+  private static final ClassName CUDA_RUNTIME = ClassName.get("dev.kiln.runtime.cuda", "CudaRuntime");
+  private static final ClassName CHECKS = ClassName.get("dev.kiln.runtime", "Checks");
+
+  private TensorLauncherWriter() {}
+
+  /** Whether {@code signature} gets a tensor overload: some array, every array {@code float}. */
+  static boolean applies(OperatorIr signature) {
+    boolean arrays = false;
+    for (Param p : signature.params()) {
+      if (p instanceof Param.Array a) {
+        if (a.elementType() != ScalarType.FLOAT) {
+          return false;
+        }
+        arrays = true;
+      }
+    }
+    return arrays;
+  }
+
+  /**
+   * The overload of {@code signature}'s launchers; {@code onDevice}: whether it has a CUDA launcher
+   * (without one it runs on the CPU whatever the device, and says so).
+   */
+  static MethodSpec write(OperatorIr signature, ClassName owner, boolean onDevice) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder(signature.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC);
+    List<CodeBlock> hostArgs = new ArrayList<>();
+    List<CodeBlock> deviceArgs = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    CodeBlock.Builder checks = CodeBlock.builder();
+    for (Param p : signature.params()) {
+      if (p instanceof Param.Array a) {
+        m.addParameter(TENSOR, a.name());
+        checks.addStatement("$T.notNull($S, $S, $N)", CHECKS, signature.name(), a.name(), a.name());
+        hostArgs.add(CodeBlock.of("$N.hostArray()", a.name()));
+        deviceArgs.add(CodeBlock.of("$N.deviceArray()", a.name()));
+        if (a.role() == ArrayRole.OUT || a.role() == ArrayRole.REDUCE) {
+          written.add(a.name());
+        }
+      } else {
+        Param.Scalar s = (Param.Scalar) p;
+        m.addParameter(JavaTypes.of(s.type()), s.name());
+        hostArgs.add(CodeBlock.of("$N", s.name()));
+        deviceArgs.add(CodeBlock.of("$N", s.name()));
+      }
+    }
+    m.addJavadoc("{@link $T#$L} on {@code Kiln.device()}, with tensors in place of arrays: $L Each tensor is\n"
+        + "copied to that side only when its copy there is stale; the arrays it writes are then current there only.\n",
+        owner, signature.name(), onDevice
+            ? "the CUDA launcher on the device's default stream (asynchronous), or the CPU launcher."
+            : "the CPU launcher on either device (this operator has no CUDA kernel).");
+    m.addCode(checks.build());
+    if (onDevice) {
+      m.beginControlFlow("if ($T.device() == $T.CUDA)", KILN, DEVICE);
+      List<CodeBlock> all = new ArrayList<>();
+      all.add(CodeBlock.of("$T.device().defaultStream()", CUDA_RUNTIME));
+      all.addAll(deviceArgs);
+      m.addStatement("$N($L)", signature.name(), CodeBlock.join(all, ", "));
+      written.forEach(w -> m.addStatement("$N.deviceWritten()", w));
+      m.addStatement("return");
+      m.endControlFlow();
+    }
+    m.addStatement("$N($L)", signature.name(), CodeBlock.join(hostArgs, ", "));
+    written.forEach(w -> m.addStatement("$N.hostWritten()", w));
+    return m.build();
+  }
+}

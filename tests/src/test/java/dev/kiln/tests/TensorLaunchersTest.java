@@ -1,0 +1,90 @@
+package dev.kiln.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.runtime.Device;
+import dev.kiln.runtime.FloatTensor;
+import dev.kiln.runtime.Kiln;
+import dev.kiln.tests.fusion.Composites;
+import dev.kiln.tests.fusion.CompositesKernels;
+import dev.kiln.tests.ops.RandomOps;
+import dev.kiln.tests.ops.RandomOpsKernels;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The device-agnostic launchers: the same calls with {@link FloatTensor}s run on {@link
+ * Kiln#device()}. In the test JVM that is the CPU; {@code EmulatedGpuTest} runs this class again
+ * with {@code -Dkiln.device=cuda} on the emulated driver, where the same code runs the CUDA kernels,
+ * the tensors' values stay on the device between calls, and come back only when read.
+ */
+class TensorLaunchersTest {
+  private static final int B = 6;
+  private static final int N = 300;
+
+  @Test
+  void aChainOfCallsRunsOnTheDeviceAndAgreesWithPlainJava() {
+    Device device = Kiln.device();
+    boolean cuda = device == Device.CUDA;
+    float[] data = Data.floats(31, B * N, -2f, 2f);
+    float[] noisy = new float[B * N];
+    RandomOps.gaussianNoise(B * N, 7, 0.5f, data, noisy);
+    float[] expected = new float[B * N];
+    Composites.softmax(B, N, noisy, expected);
+
+    try (FloatTensor x = FloatTensor.of(data);
+        FloatTensor y = FloatTensor.zeros(B * N);
+        FloatTensor z = FloatTensor.zeros(B * N)) {
+      RandomOpsKernels.gaussianNoise(B * N, 7, 0.5f, x, y);
+      // the output is current where it was computed, and only there; the input is on both sides
+      assertEquals(cuda, y.isCurrentOnDevice(), y.toString());
+      assertEquals(!cuda, y.isCurrentOnHost(), y.toString());
+      assertTrue(x.isCurrentOnHost());
+      CompositesKernels.softmax(B, N, y, z); // a fused composite, reading y where it is
+      assertEquals(!cuda, y.isCurrentOnHost(), "y was not copied back to run the second call: " + y);
+      float[] got = z.toArray();
+      assertTrue(z.isCurrentOnHost());
+      if (cuda) {
+        Agreement.assertClose(expected, got, 1e-5, 1e-6);
+      } else {
+        Agreement.assertSame(expected, got);
+      }
+      Agreement.assertSame(data, x.toArray()); // the input is unchanged
+    }
+  }
+
+  @Test
+  void theArrayLaunchersAndTheTensorLaunchersGiveTheSameOnTheCpu() {
+    float[] data = Data.floats(32, 1000, -1f, 1f);
+    float[] viaArrays = new float[1000];
+    RandomOpsKernels.dropout(1000, 0.25f, 11, data, viaArrays);
+    try (FloatTensor x = FloatTensor.of(data); FloatTensor y = FloatTensor.zeros(1000)) {
+      RandomOpsKernels.dropout(1000, 0.25f, 11, x, y);
+      float[] viaTensors = y.toArray();
+      if (Kiln.device() == Device.CPU) {
+        Agreement.assertSame(viaArrays, viaTensors);
+      } else {
+        Agreement.assertClose(viaArrays, viaTensors, 1e-6, 0);
+      }
+    }
+  }
+
+  @Test
+  void misuseNamesTheOperatorAndTheArgument() {
+    try (FloatTensor y = FloatTensor.zeros(4)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> RandomOpsKernels.gaussianNoise(4, 1, 1f, (FloatTensor) null, y));
+      assertTrue(e.getMessage().contains("gaussianNoise") && e.getMessage().contains("'x'"), e.getMessage());
+      IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+          () -> RandomOpsKernels.gaussianNoise(5, 1, 1f, FloatTensor.zeros(5), y));
+      assertTrue(wrong.getMessage().contains("gaussianNoise") && wrong.getMessage().contains("'y'"), wrong.getMessage());
+    }
+    FloatTensor closed = FloatTensor.of(1f, 2f);
+    closed.close();
+    assertArrayEquals(new float[] {1f, 2f}, closed.toArray(), "a closed tensor's values stay readable");
+    assertFalse(closed.isCurrentOnDevice());
+  }
+}
