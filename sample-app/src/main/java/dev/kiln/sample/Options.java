@@ -5,11 +5,14 @@ import java.util.Map;
 
 /**
  * The sample's command-line flags: sizes of the LSTM, how long to time, the random seed, how many
- * training steps.
+ * training steps, where to draw them.
  */
-record Options(int batch, int input, int hidden, int classes, int steps, int reps, long seed, int train) {
+record Options(int batch, int input, int hidden, int classes, int steps, int reps, long seed, int train, String plot) {
 
-  static final Options DEFAULTS = new Options(32, 64, 128, 16, 8, 9, 42L, 10);
+  /** {@code --plot none}: no picture. */
+  static final String NO_PLOT = "none";
+
+  static final Options DEFAULTS = new Options(32, 64, 128, 16, 8, 9, 42L, 10, "kiln-training.svg");
 
   /** Thrown for a flag the sample does not know or a value it cannot use; the message says which. */
   static final class UsageException extends Exception {
@@ -40,6 +43,8 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
         "  --reps N      timed repetitions, median (default " + DEFAULTS.reps + ")",
         "  --seed N      random seed of the data   (default " + DEFAULTS.seed + ")",
         "  --train N     training steps; 0: none   (default " + DEFAULTS.train + ")",
+        "  --plot FILE   the training's loss curve and step times as SVG; none: no file",
+        "                                          (default " + DEFAULTS.plot + ")",
         "  --help        print this and exit",
         "",
         "system properties: -Dkiln.cpu.threads=N (kernel threads), -Dkiln.device=cpu|cuda");
@@ -57,6 +62,7 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
 
   static Options parse(String[] args) throws UsageException {
     Map<String, Long> given = new HashMap<>();
+    String plot = DEFAULTS.plot;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
@@ -75,6 +81,13 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
       } else {
         throw new UsageException("--" + name + " needs a value");
       }
+      if (name.equals("plot")) {
+        if (text.isBlank()) {
+          throw new UsageException("--plot needs a file name (or none)");
+        }
+        plot = text;
+        continue;
+      }
       given.put(name, name.equals("train") ? nonNegative(name, text) : positive(name, text));
     }
     Options o = new Options(
@@ -85,7 +98,8 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
         intValue(given, "steps", DEFAULTS.steps),
         intValue(given, "reps", DEFAULTS.reps),
         given.getOrDefault("seed", DEFAULTS.seed),
-        intValue(given, "train", DEFAULTS.train));
+        intValue(given, "train", DEFAULTS.train),
+        plot);
     o.checkArraySizes();
     return o;
   }
@@ -98,7 +112,7 @@ record Options(int batch, int input, int hidden, int classes, int steps, int rep
   private static boolean isFlag(String name) {
     switch (name) {
       case "batch": case "input": case "hidden": case "classes": case "steps": case "reps": case "seed":
-      case "train":
+      case "train": case "plot":
         return true;
       default:
         return false;

@@ -1,7 +1,9 @@
 package dev.kiln.sample;
 
 import dev.kiln.runtime.KilnException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
@@ -86,6 +88,7 @@ final class TrainingRun {
     int steps = options.train();
     double[] forwardMs = new double[steps];
     double[] backwardMs = new double[steps];
+    float[] losses = new float[steps];
     float first = Float.NaN;
     for (int s = 0; s < steps; s++) {
       long t0 = System.nanoTime();
@@ -97,6 +100,7 @@ final class TrainingRun {
       long t2 = System.nanoTime();
       forwardMs[s] = (t1 - t0) / 1e6;
       backwardMs[s] = (t2 - t1) / 1e6;
+      losses[s] = loss;
       String reference = "";
       if (lockstep != null) {
         float cpuLoss = lockstep.forward();
@@ -118,6 +122,7 @@ final class TrainingRun {
     if (!(after < first)) {
       failures.append(String.format(Locale.ROOT, "  training: the loss did not decrease (%.4f -> %.4f)%n", first, after));
     }
+    plot(lockstep != null ? "on CUDA" : "on the CPU", losses, forwardMs, backwardMs);
     double forward = median(forwardMs);
     double backward = median(backwardMs);
     double plain = Bench.medianMillis(() -> cpu.plainLoss(cpu.w, cpu.bias, cpu.wOut, cpu.bOut), options.reps());
@@ -127,6 +132,22 @@ final class TrainingRun {
     out.printf(Locale.ROOT, "per training step (median of the steps above): %.3f ms = forward %.3f ms + backward and"
         + " update %.3f ms.%nplain-Java forward pass of the same loss: %.3f ms (median of %d after warm-up); the"
         + " backward pass has no plain-Java form to time.%n", forward + backward, forward, backward, plain, options.reps());
+  }
+
+  /** Draws the run into {@code --plot}'s file (unless none), saying where; a file it cannot write is said, not fatal. */
+  private void plot(String where, float[] losses, double[] forwardMs, double[] backwardMs) {
+    if (options.plot().equals(Options.NO_PLOT) || losses.length == 0) {
+      return;
+    }
+    Path file = Path.of(options.plot());
+    String title = String.format(Locale.ROOT, "Kiln sample: training the LSTM %s (B=%d, H=%d, T=%d)", where,
+        options.batch(), options.hidden(), options.steps());
+    try {
+      LossPlot.write(file, title, losses, forwardMs, backwardMs);
+      out.println("loss curve and step times drawn in " + file.toAbsolutePath() + " (SVG; open it in a browser)");
+    } catch (IOException | RuntimeException e) {
+      out.println("could not write the plot " + file.toAbsolutePath() + ": " + e);
+    }
   }
 
   private static void agree(float cuda, float cpu, String when, StringBuilder failures) {

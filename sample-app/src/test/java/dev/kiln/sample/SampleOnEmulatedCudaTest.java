@@ -35,7 +35,7 @@ class SampleOnEmulatedCudaTest {
     ProcessBuilder pb = new ProcessBuilder(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "-Dkiln.device=cuda",
-        Main.class.getName(), "--train", "3", "--reps", "1"))
+        Main.class.getName(), "--train", "3", "--reps", "1", "--plot", work.resolve("training.svg").toString()))
         .redirectErrorStream(true).redirectOutput(work.resolve("output.txt").toFile());
     pb.environment().putAll(driver.environment());
     Process child = pb.start();
@@ -51,5 +51,7 @@ class SampleOnEmulatedCudaTest {
     assertTrue(out.matches("(?s).*LSTM forward [0-9.]+ ms .* [1-9][0-9]* kernel launches per pass.*"), out);
     assertTrue(out.contains("Training on CUDA: 3 steps"), out);
     assertTrue(out.matches("(?s).*kernel launches per training step on CUDA: [1-9][0-9]*.*"), out);
+    String svg = Files.readString(work.resolve("training.svg"), StandardCharsets.UTF_8);
+    assertTrue(svg.contains("training the LSTM on CUDA") && svg.contains("step 3: loss "), svg);
   }
 }
