@@ -75,10 +75,11 @@ final class CompositeSection {
     out.open("table").newline();
     header("Kernel", "Grid", "Fused calls", "Reads", "Writes");
     for (Kernel k : composite.kernels()) {
-      out.open("tr").open("td").element("code", k.name()).close("td")
-          .element("td", k.grid()).element("td", list(k.fusedOps()))
-          .element("td", list(k.reads())).element("td", list(k.writes()))
-          .close("tr").newline();
+      out.open("tr").open("td").element("code", k.name()).close("td").element("td", k.grid());
+      names(k.fusedOps());
+      names(k.reads());
+      names(k.writes());
+      out.close("tr").newline();
     }
     out.close("table").newline();
   }
@@ -92,7 +93,12 @@ final class CompositeSection {
     out.open("table", "class", "edges").newline();
     header("From", "To", "Tensor", "Fused", "Reason");
     for (Edge e : composite.edges()) {
-      out.open("tr").element("td", e.from()).element("td", e.to()).open("td").element("code", e.tensor()).close("td")
+      out.open("tr");
+      names(List.of(e.from()));
+      names(List.of(e.to()));
+      out.open("td");
+      name(e.tensor(), true);
+      out.close("td")
           .element("td", e.fused() ? "yes" : "no", "class", e.fused() ? "yes" : "no")
           .element("td", Objects.toString(e.reason(), "")).close("tr").newline();
     }
@@ -107,7 +113,32 @@ final class CompositeSection {
     out.close("tr").newline();
   }
 
-  private static String list(List<String> items) {
-    return String.join(", ", items);
+  /** A table cell of names, comma-separated, each as {@link #name} writes it. */
+  private void names(List<String> items) {
+    out.open("td");
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        out.text(", ");
+      }
+      name(items.get(i), false);
+    }
+    out.close("td");
+  }
+
+  /**
+   * A name: the user's as it is; one Kiln made up as its readable form, with the name itself shown
+   * instead when the page's "internal names" box is ticked (CSS only: the page has no script).
+   */
+  private void name(String name, boolean code) {
+    if (!ReadableNames.internal(name)) {
+      if (code) {
+        out.element("code", name);
+      } else {
+        out.text(name);
+      }
+      return;
+    }
+    out.element("span", ReadableNames.of(name), "class", "readable", "title", name);
+    out.element("code", name, "class", "internal");
   }
 }

@@ -11,7 +11,7 @@ import java.util.Set;
  * an HTML parser reads {@code <div/>} as an open tag.
  */
 final class Markup {
-  private static final Set<String> SELF_CLOSING = Set.of("meta", "br", "rect", "ellipse", "path", "line", "polygon", "circle");
+  private static final Set<String> SELF_CLOSING = Set.of("meta", "br", "input", "rect", "ellipse", "path", "line", "polygon", "circle");
 
   private final StringBuilder out = new StringBuilder();
   private final Deque<String> open = new ArrayDeque<>();

@@ -44,6 +44,10 @@ public final class ReportHtml {
       td.no { color: #c62828; font-weight: 600; }
       details { margin: 14px 0; }
       summary { cursor: pointer; color: #1565c0; }
+      .internal { display: none; }
+      #internal-names:checked ~ section .internal { display: inline; }
+      #internal-names:checked ~ section .readable { display: none; }
+      .toggle { margin: 8px 0; }
       pre { background: #f7f7f7; border: 1px solid #e0e0e0; border-radius: 6px; padding: 8px; overflow: auto; }
       """;
 
@@ -66,6 +70,12 @@ public final class ReportHtml {
     } else {
       legend(out);
       contents(out, report.operators());
+      // a checkbox before the sections: the CSS above shows Kiln's own names in its place when ticked
+      out.leaf("input", "type", "checkbox", "id", "internal-names").text(" ");
+      out.open("label", "for", "internal-names", "class", "toggle")
+          .text("Show the names Kiln gives a backward pass's tensors and calls (adj$x$1, softmax$adjoint#1)"
+              + " instead of readable ones (\u2202x, part 1; adjoint of softmax)")
+          .close("label").newline();
       for (int i = 0; i < report.operators().size(); i++) {
         CompositeSection.write(out, report.operators().get(i), "op-" + i);
       }
@@ -122,7 +132,9 @@ public final class ReportHtml {
     for (int i = 0; i < composites.size(); i++) {
       CompositeSummary s = CompositeSummary.of(composites.get(i));
       out.open("li").open("a", "href", "#op-" + i).element("code", composites.get(i).name()).close("a")
-          .text(": " + s.calls() + " \u2192 " + count(s.kernels(), "kernel")).close("li").newline();
+          .text(": " + s.calls() + " \u2192 " + count(s.kernels(), "kernel")
+              + (composites.get(i).gradientOf() == null ? "" : " (backward pass of " + composites.get(i).gradientOf() + ")"))
+          .close("li").newline();
     }
     out.close("ul").newline();
   }
