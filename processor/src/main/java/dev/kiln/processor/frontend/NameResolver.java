@@ -90,18 +90,12 @@ final class NameResolver {
 
   private Callee member(TypeElement type, String name, int arity) {
     String qualified = type.getQualifiedName().toString();
-    if (qualified.equals(KMATH) || qualified.equals(JAVA_MATH)) {
+    if (qualified.equals(KMATH) || qualified.equals(JAVA_MATH) || qualified.equals(KRANDOM)) {
       MathFn fn = MathFn.byJavaName(name);
       boolean kmath = qualified.equals(KMATH);
-      if (fn != null && fn.arity() == arity && (kmath ? fn.inKMath() : fn.inJavaMath())) {
+      if (fn != null && fn.arity() == arity
+          && (kmath ? fn.inKMath() : qualified.equals(KRANDOM) ? fn.random() : fn.inJavaMath())) {
         return new Callee.Math(fn, kmath);
-      }
-      return new Callee.Unknown(type.getSimpleName() + "." + name);
-    }
-    if (qualified.equals(KRANDOM)) {
-      MathFn fn = MathFn.byJavaName(name);
-      if (fn != null && fn.random() && fn.arity() == arity) {
-        return new Callee.Math(fn, false);
       }
       return new Callee.Unknown(type.getSimpleName() + "." + name);
     }

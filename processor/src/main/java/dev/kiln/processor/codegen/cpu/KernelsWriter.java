@@ -84,9 +84,6 @@ public final class KernelsWriter {
     });
     ClassName ownerName = ClassName.get(owner);
     ClassName name = kernelsName(owner, packageName);
-    // the kernels of fused composites: called by their composites' launchers, no tensor overloads
-    java.util.Set<String> fusedKernels = new java.util.HashSet<>();
-    composites.forEach(p -> p.kernels().forEach(k -> fusedKernels.add(k.ir().name())));
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addOriginatingElement(owner)
@@ -131,8 +128,9 @@ public final class KernelsWriter {
         type.addMethod(DeviceLauncherWriter.write(deviceForms.getOrDefault(op.name(), op), kernel, ownerName, name,
             resourceBase));
       }
-      if (!fusedKernels.contains(op.name()) && TensorLauncherWriter.applies(op)
-          && !cpuForms.containsKey(op.name()) && !deviceForms.containsKey(op.name())) {
+      // no tensor overload for a fused composite's kernel (every one has a CPU form): its composite's
+      // launchers call it
+      if (!cpuForms.containsKey(op.name()) && TensorLauncherWriter.applies(op)) {
         type.addMethod(TensorLauncherWriter.write(op, ownerName, kernel != null));
       }
     }

@@ -158,6 +158,9 @@ final class SimdLoops implements LoopLowering {
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = $L", k, lo);
     code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
+    // per fold: its per-lane accumulator (max, min, a reordered sum), or for a sum kept in order
+    // the row its terms go to (the one-vector spill, or the block's terms; null where they are read
+    // from memory)
     List<String> lanes = new ArrayList<>();
     String spill = null;
     List<Expr.Load> readBack = readBack(l, folds);
@@ -166,7 +169,8 @@ final class SimdLoops implements LoopLowering {
     // sum and its gradient's loops ran 10-20% slower blocked; layer norm's sums 15% faster).
     boolean blockable = heavyCalls(l) == 0 && l.body().isEmpty();
     boolean blocked = false;
-    for (SimdPlan.Fold f : folds) {
+    for (int i = 0; i < folds.size(); i++) {
+      SimdPlan.Fold f = folds.get(i);
       String acc = null;
       if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
         acc = names.fresh(f.carried().phi().name() + "Lanes");
@@ -176,15 +180,15 @@ final class SimdLoops implements LoopLowering {
         acc = names.fresh(f.carried().phi().name() + "Lanes");
         // -0 is the identity of float addition: -0 + x is x for every x, +0 included
         code.addStatement("$T $N = $T.broadcast($N, -0f)", FLOAT_VECTOR, acc, FLOAT_VECTOR, SPECIES);
-      } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER && !blockable) {
+      } else if (keptInOrder(f) && !blockable) {
         if (spill == null) {
           spill = names.fresh("terms");
           code.addStatement("final float[] $N = new float[$N.length()]", spill, SPECIES);
         }
         acc = spill;
-      } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
+      } else if (keptInOrder(f)) {
         blocked = true;
-        if (readBack.get(folds.indexOf(f)) == null) {
+        if (readBack.get(i) == null) {
           acc = names.fresh(f.carried().phi().name() + "Terms");
           code.addStatement("final float[] $N = new float[$L * $N.length()]", acc, BLOCK_VECTORS, SPECIES);
         }
@@ -198,8 +202,9 @@ final class SimdLoops implements LoopLowering {
       // do not wait on a vector spilled and read back one lane at a time.
       String from = names.fresh("blockFrom");
       String to = names.fresh("blockTo");
-      boolean vectorWork = !l.body().isEmpty() || java.util.stream.IntStream.range(0, folds.size())
-          .anyMatch(i -> folds.get(i).kind() != SimdPlan.FoldKind.IN_ORDER || readBack.get(i) == null);
+      // (a blocked loop has no stores: its vector work is the folds whose terms are not plain loads)
+      boolean vectorWork = java.util.stream.IntStream.range(0, folds.size())
+          .anyMatch(i -> !keptInOrder(folds.get(i)) || readBack.get(i) == null);
       if (!vectorWork) {
         // every term read from memory: the adds alone, the rows' chains side by side
         code.addStatement("final int $N = $N", from, k);
@@ -223,7 +228,7 @@ final class SimdLoops implements LoopLowering {
     }
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
-      if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER && reorderSums && reorderable(f)) {
+      if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER && !keptInOrder(f)) {
         code.addStatement("$N = $N $L $N.reduceLanes($T.ADD)", carried.get(i), carried.get(i), f.op().javaSymbol(),
             lanes.get(i), VECTOR_OPERATORS);
       } else if (lanes.get(i) != null && f.kind() != SimdPlan.FoldKind.IN_ORDER) {
@@ -303,6 +308,11 @@ final class SimdLoops implements LoopLowering {
     return site.build();
   }
 
+  /** Whether {@code f} adds its terms one by one in index order (a fold in order not reordered per lane). */
+  private boolean keptInOrder(SimdPlan.Fold f) {
+    return f.kind() == SimdPlan.FoldKind.IN_ORDER && !(reorderSums && reorderable(f));
+  }
+
   /** Vectors in a block of {@link #lower}'s in-order folds: 16 (one KB of terms per fold with AVX-512). */
   static final int BLOCK_VECTORS = 16;
 
@@ -333,7 +343,7 @@ final class SimdLoops implements LoopLowering {
         v -> v == l.index() ? CodeBlock.of("$N", j) : outer.apply(v), code);
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
-      if (f.kind() != SimdPlan.FoldKind.IN_ORDER || reorderSums && reorderable(f)) {
+      if (!keptInOrder(f)) {
         continue;
       }
       Expr.Load source = readBack.get(i);
@@ -427,7 +437,7 @@ final class SimdLoops implements LoopLowering {
       if (f.kind() == SimdPlan.FoldKind.ANY) {
         continue; // last, below
       }
-      if (f.kind() == SimdPlan.FoldKind.IN_ORDER && !(reorderSums && reorderable(f)) && blockFrom == null) {
+      if (keptInOrder(f) && blockFrom == null) {
         String j = names.fresh("lane");
         String spill = lanes.get(i);
         code.addStatement("$L.intoArray($N, 0)", body.vector(f.term()), spill);
@@ -441,7 +451,7 @@ final class SimdLoops implements LoopLowering {
         code.endControlFlow();
         continue;
       }
-      if (f.kind() == SimdPlan.FoldKind.IN_ORDER && !(reorderSums && reorderable(f))) {
+      if (keptInOrder(f)) {
         if (readBack.get(i) == null) {
           code.addStatement("$L.intoArray($N, $N - $N)", body.vector(f.term()), lanes.get(i), k, blockFrom);
         }

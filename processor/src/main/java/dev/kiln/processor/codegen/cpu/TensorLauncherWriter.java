@@ -24,7 +24,6 @@ final class TensorLauncherWriter {
   private static final ClassName KILN = ClassName.get("dev.kiln.runtime", "Kiln");
   private static final ClassName DEVICE = ClassName.get("dev.kiln.runtime", "Device");
   private static final ClassName CUDA_RUNTIME = ClassName.get("dev.kiln.runtime.cuda", "CudaRuntime");
-  private static final ClassName CHECKS = ClassName.get("dev.kiln.runtime", "Checks");
 
   private TensorLauncherWriter() {}
 
@@ -55,7 +54,7 @@ final class TensorLauncherWriter {
     for (Param p : signature.params()) {
       if (p instanceof Param.Array a) {
         m.addParameter(TENSOR, a.name());
-        checks.addStatement("$T.notNull($S, $S, $N)", CHECKS, signature.name(), a.name(), a.name());
+        checks.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, signature.name(), a.name(), a.name());
         hostArgs.add(CodeBlock.of("$N.hostArray()", a.name()));
         deviceArgs.add(CodeBlock.of("$N.deviceArray()", a.name()));
         if (a.role() == ArrayRole.OUT || a.role() == ArrayRole.REDUCE) {
