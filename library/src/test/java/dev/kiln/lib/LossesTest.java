@@ -91,32 +91,15 @@ class LossesTest {
         assertEquals(wantTarget, dtarget[i], 1e-5 * (Math.abs(wantTarget) + 1e-3), "dtarget at " + i);
       }
     }
-    // along a random direction, against central differences of the float source (h = 1e-3)
-    float[] v = Data.floats(28, b * c, -1f, 1f);
-    float h = 1e-3f;
-    double predicted = 0;
-    for (int i = 0; i < b * c; i++) {
-      predicted += dlogits[i] * v[i] + dtarget[i] * v[i];
-    }
-    double fd = (lossAlong(b, c, x, target, v, h, dloss) - lossAlong(b, c, x, target, v, -h, dloss)) / (2 * h);
-    assertEquals(fd, predicted, 1e-2 * Math.max(Math.abs(fd), 1e-2), "directional derivative");
+    // against central differences of the float source along a random direction, for each input
+    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> lossOf(b, c, xs, target));
+    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> lossOf(b, c, x, ts));
   }
 
-  /** {@code sum_b dloss[b] * loss[b]} at logits and target both moved by {@code h v}, in double from the float source. */
-  private static double lossAlong(int b, int c, float[] x, float[] target, float[] v, float h, float[] dloss) {
-    float[] xs = new float[b * c];
-    float[] ts = new float[b * c];
-    for (int i = 0; i < b * c; i++) {
-      xs[i] = x[i] + h * v[i];
-      ts[i] = target[i] + h * v[i];
-    }
+  private static float[] lossOf(int b, int c, float[] logits, float[] target) {
     float[] loss = new float[b];
-    Losses.softmaxCrossEntropy(b, c, xs, ts, loss);
-    double l = 0;
-    for (int r = 0; r < b; r++) {
-      l += (double) dloss[r] * loss[r];
-    }
-    return l;
+    Losses.softmaxCrossEntropy(b, c, logits, target, loss);
+    return loss;
   }
 
   @Test

@@ -1,9 +1,7 @@
 package dev.kiln.lib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,12 +40,12 @@ class NormsAndAttentionTest {
     float[] dx = new float[b * n];
     float[] dgamma = new float[n];
     NormsKernels.rmsNormGrad(b, n, x, gamma, y, dy, dx, dgamma);
-    checkDirectional(dy, dx, x, v -> {
+    FiniteDifferences.checkDirectional(dy, dx, x, v -> {
       float[] out = new float[b * n];
       Norms.rmsNorm(b, n, v, gamma, out);
       return out;
     });
-    checkDirectional(dy, dgamma, gamma, v -> {
+    FiniteDifferences.checkDirectional(dy, dgamma, gamma, v -> {
       float[] out = new float[b * n];
       Norms.rmsNorm(b, n, x, v, out);
       return out;
@@ -79,39 +77,14 @@ class NormsAndAttentionTest {
     float[] dk = new float[b * t * d];
     float[] dv = new float[b * t * d];
     AttentionKernels.causalAttentionGrad(b, t, d, q, k, v, out, dout, dq, dk, dv);
-    checkDirectional(dout, dq, q, x -> run(b, t, d, x, k, v));
-    checkDirectional(dout, dk, k, x -> run(b, t, d, q, x, v));
-    checkDirectional(dout, dv, v, x -> run(b, t, d, q, k, x));
+    FiniteDifferences.checkDirectional(dout, dq, q, x -> run(b, t, d, x, k, v));
+    FiniteDifferences.checkDirectional(dout, dk, k, x -> run(b, t, d, q, x, v));
+    FiniteDifferences.checkDirectional(dout, dv, v, x -> run(b, t, d, q, k, x));
   }
 
   private static float[] run(int b, int t, int d, float[] q, float[] k, float[] v) {
     float[] out = new float[b * t * d];
     Attention.causalAttention(b, t, d, q, k, v, out);
     return out;
-  }
-
-  /**
-   * {@code L(x) = sum dy . forward(x)} in double: its central difference along a random direction
-   * against {@code grad . direction}, within 1% (h = 1e-3 on float sources).
-   */
-  private static void checkDirectional(float[] dy, float[] grad, float[] x, Function<float[], float[]> forward) {
-    float[] dir = Data.floats(51, x.length, -1f, 1f);
-    float h = 1e-3f;
-    float[] plus = new float[x.length];
-    float[] minus = new float[x.length];
-    double predicted = 0;
-    for (int i = 0; i < x.length; i++) {
-      plus[i] = x[i] + h * dir[i];
-      minus[i] = x[i] - h * dir[i];
-      predicted += (double) grad[i] * ((double) plus[i] - minus[i]);
-    }
-    float[] yp = forward.apply(plus);
-    float[] ym = forward.apply(minus);
-    double fd = 0;
-    for (int i = 0; i < dy.length; i++) {
-      fd += (double) dy[i] * ((double) yp[i] - ym[i]);
-    }
-    assertTrue(Math.abs(fd - predicted) <= 1e-2 * Math.max(Math.abs(fd), 1e-3),
-        "central difference " + fd + ", gradient predicts " + predicted);
   }
 }
