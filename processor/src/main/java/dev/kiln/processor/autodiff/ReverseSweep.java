@@ -377,7 +377,7 @@ final class ReverseSweep {
       Expr.Var result = f.newVar("adj", t, Expr.VarKind.LOOP_RESULT);
       levels.register(phi, loop);
       levels.register(result, levels.parentOf(loop));
-      sums.add(new Stmt.Carried(phi, f.constant(t, 0), add(phi, ctx.map(e.getValue())), result));
+      sums.add(new Stmt.Carried(phi, f.constant(t, 0), add(phi, ctx.map(e.getValue())), result, true));
     }
     carried.addAll(sums);
     Stmt.Loop reverse = new Stmt.Loop(ctx.reverseId, index, outer.ctx.map(loop.lo()), outer.ctx.map(loop.hi()),

@@ -1,5 +1,6 @@
 package dev.kiln.processor.codegen;
 
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Param;
@@ -255,11 +256,25 @@ public final class BodyEmitter {
     CodeBlock guard = guarded ? expr(l.guard()) : null;
     int outer = depth();
     List<String> carriedNames = new ArrayList<>();
+    // any-order sums in sixteen partials (PartialSums): the array, and the loop's first index
+    List<PartialSums.Sum> sums = new ArrayList<>();
+    List<String> parts = new ArrayList<>();
+    String first = null;
     for (Stmt.Carried c : l.carried()) {
       CodeBlock init = expr(c.init());
       String name = names.fresh(c.phi().name());
       current().code.addStatement("$L $N = $L", syntax.type(c.phi().type()), name, init);
       carriedNames.add(name);
+      PartialSums.Sum sum = syntax.partialSums() ? PartialSums.of(l, c) : null;
+      sums.add(sum);
+      parts.add(sum == null ? null : names.fresh(name + "Parts"));
+      if (sum != null) {
+        current().code.addStatement("final float[] $N = new float[$L]", parts.get(parts.size() - 1), PartialSums.PARTS);
+        if (first == null) {
+          first = names.fresh("first");
+          current().code.addStatement("final int $N = $L", first, lo);
+        }
+      }
     }
     String index = names.fresh(l.index().name());
     openScope();
@@ -274,7 +289,12 @@ public final class BodyEmitter {
     List<CodeBlock> nexts = new ArrayList<>();
     for (int i = 0; i < l.carried().size(); i++) {
       Stmt.Carried c = l.carried().get(i);
-      if (c.next() == c.phi()) {
+      if (sums.get(i) != null) {
+        // (nothing else in the loop reads the sum: its partial may take the term before the others update)
+        current().code.addStatement("$N[($N - $N) & $L] += $L", parts.get(i), index, first, PartialSums.PARTS - 1,
+            expr(sums.get(i).term()));
+        nexts.add(null);
+      } else if (c.next() == c.phi()) {
         nexts.add(null);
       } else if (l.carried().size() == 1) {
         nexts.add(expr(c.next()));
@@ -299,9 +319,16 @@ public final class BodyEmitter {
       current().code.add(loop);
     }
     for (int i = 0; i < l.carried().size(); i++) {
+      if (sums.get(i) != null) {
+        current().code.addStatement("$N = $N $L $T.total($N)", carriedNames.get(i), carriedNames.get(i),
+            sums.get(i).subtract() ? "-" : "+", UNORDERED_SUMS, parts.get(i));
+      }
       bind(l.carried().get(i).result(), carriedNames.get(i), outer);
     }
   }
+
+  /** The runtime's last step of a sum kept in partials. */
+  public static final ClassName UNORDERED_SUMS = ClassName.get("dev.kiln.runtime.cpu", "UnorderedSums");
 
   /**
    * Binds {@code e} in the current scope to a new local whose value is {@code value} applied to the

@@ -35,6 +35,15 @@ public interface Syntax {
     return javaName;
   }
 
+  /**
+   * Whether this target's kernels add an any-order sum ({@link dev.kiln.processor.ir.Stmt.Carried#anyOrder})
+   * in {@link PartialSums}' sixteen partial sums, as Java code (the CPU's kernels, so that their
+   * scalar and SIMD forms agree); else in index order, as every other sum.
+   */
+  default boolean partialSums() {
+    return false;
+  }
+
   /** The expression {@code a (op) b} of a reduction operator. */
   CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b);
 

@@ -93,12 +93,12 @@ public final class ExprMapper {
         Stmt.Loop l = (Stmt.Loop) s;
         List<Stmt.Carried> carried = new ArrayList<>();
         for (Stmt.Carried c : l.carried()) {
-          carried.add(new Stmt.Carried((Expr.Var) map(c.phi()), map(c.init()), null, (Expr.Var) map(c.result())));
+          carried.add(c.with((Expr.Var) map(c.phi()), map(c.init()), null, (Expr.Var) map(c.result())));
         }
         List<Stmt> inner = map(l.body());
         for (int i = 0; i < carried.size(); i++) {
           Stmt.Carried c = carried.get(i);
-          carried.set(i, new Stmt.Carried(c.phi(), c.init(), map(l.carried().get(i).next()), c.result()));
+          carried.set(i, c.with(c.phi(), c.init(), map(l.carried().get(i).next()), c.result()));
         }
         out.add(new Stmt.Loop(scopes.applyAsInt(l.id()), (Expr.Var) map(l.index()), map(l.lo()), map(l.hi()), l.step(),
             map(l.guard()), carried, inner, l.origin()));

@@ -12,7 +12,9 @@ import java.util.Set;
  * resource {@code META-INF/kiln/<package>/<Class>.ir.txt} holds. Leaves (literals, parameters,
  * variables) print inline; every other node prints once, before its first use, named after the
  * source local it was bound to where there is one, else numbered in order. Array indices print per dimension of the
- * array's shape when they are affine: {@code gates[b, H + h]}.
+ * array's shape when they are affine: {@code gates[b, H + h]}. A carried sum that a CPU kernel may
+ * add in its own fixed order ({@link Stmt.Carried#anyOrder}) says {@code (any order)} after its
+ * next value.
  */
 public final class IrPrinter {
   private final StringBuilder out = new StringBuilder();
@@ -107,7 +109,7 @@ public final class IrPrinter {
     StringBuilder nexts = new StringBuilder();
     for (Stmt.Carried c : loop.carried()) {
       nexts.append(nexts.length() == 0 ? "" : ", ").append(c.phi().name()).append(" = ")
-          .append(value(c.next(), inner));
+          .append(value(c.next(), inner)).append(c.anyOrder() ? " (any order)" : "");
     }
     if (nexts.length() > 0) {
       out.append(inner).append("next ").append(nexts).append('\n');

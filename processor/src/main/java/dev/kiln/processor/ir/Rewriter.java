@@ -62,12 +62,12 @@ public final class Rewriter {
         Stmt.Loop l = (Stmt.Loop) s;
         List<Stmt.Carried> carried = new ArrayList<>();
         for (Stmt.Carried c : l.carried()) {
-          carried.add(new Stmt.Carried(c.phi(), rewrite(c.init()), null, c.result()));
+          carried.add(c.with(c.phi(), rewrite(c.init()), null, c.result()));
         }
         List<Stmt> inner = rewrite(l.body(), indexHook);
         for (int i = 0; i < carried.size(); i++) {
           Stmt.Carried c = carried.get(i);
-          carried.set(i, new Stmt.Carried(c.phi(), c.init(), rewrite(l.carried().get(i).next()), c.result()));
+          carried.set(i, c.with(c.phi(), c.init(), rewrite(l.carried().get(i).next()), c.result()));
         }
         out.add(new Stmt.Loop(l.id(), l.index(), rewrite(l.lo()), rewrite(l.hi()), l.step(), rewrite(l.guard()), carried, inner, l.origin()));
       }

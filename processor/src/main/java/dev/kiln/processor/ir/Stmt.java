@@ -50,6 +50,20 @@ public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
    * A local variable updated by a loop: {@code phi} is its value inside an iteration ({@code init}
    * on the first), {@code next} its value at the end of one, {@code result} its value after the
    * loop.
+   *
+   * @param anyOrder whether the value is a sum Kiln made up (a derived gradient's adjoint sum, which
+   *     no plain-Java source fixes the order of) that a CPU kernel may add in its fixed order of
+   *     sixteen partial sums ({@code codegen.PartialSums}); false for every value the source names
    */
-  record Carried(Expr.Var phi, Expr init, Expr next, Expr.Var result) {}
+  record Carried(Expr.Var phi, Expr init, Expr next, Expr.Var result, boolean anyOrder) {
+    /** A value the source names: its terms added in index order. */
+    public Carried(Expr.Var phi, Expr init, Expr next, Expr.Var result) {
+      this(phi, init, next, result, false);
+    }
+
+    /** The same carried value (its order kept) with other parts, as a pass that rebuilds a loop makes it. */
+    public Carried with(Expr.Var phi, Expr init, Expr next, Expr.Var result) {
+      return new Carried(phi, init, next, result, anyOrder);
+    }
+  }
 }

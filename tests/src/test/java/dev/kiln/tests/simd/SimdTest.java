@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.runtime.cpu.UnorderedSums;
 import dev.kiln.runtime.simd.Simd;
 import dev.kiln.tests.Data;
 import java.io.IOException;
@@ -40,6 +41,12 @@ class SimdTest {
   @Test
   void theSimdPathIsOnUnlessTurnedOff() {
     assertEquals(!"false".equals(System.getProperty(Simd.PROPERTY)), Simd.ENABLED, Simd.describe());
+    // the build's runs: 16 floats (AVX-512) by default, 8 and 4 by -XX:MaxVectorSize=32 and 16
+    String max = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-XX:MaxVectorSize=")).findFirst().orElse(null);
+    if (max != null) {
+      assertEquals(Integer.parseInt(max.substring(max.indexOf('=') + 1)) / Float.BYTES, Simd.LANES, Simd.describe());
+    }
   }
 
   @Test
@@ -303,9 +310,29 @@ class SimdTest {
   }
 
   /**
+   * A derived gradient's adjoint sums are the only sums the listing marks "(any order)": the
+   * recomputed forward sum of exponentials keeps the source's order.
+   */
+  @Test
+  void theListingMarksOnlyTheAdjointSumsAsAnyOrder() throws IOException {
+    String text;
+    try (InputStream in = SimdOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/SimdOps.gradients.ir.txt")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String kernel = text.substring(text.indexOf("operator softmaxGrad_k0 grid"));
+    kernel = kernel.substring(0, kernel.indexOf("\n\n") < 0 ? kernel.length() : kernel.indexOf("\n\n"));
+    assertEquals(3, kernel.split("\\(any order\\)", -1).length - 1, kernel);
+    assertTrue(kernel.contains("next adj = %16 (any order), adj_3 = %18 (any order)\n"), kernel);
+    assertTrue(kernel.contains("next adj_5 = %24 (any order)\n"), kernel);
+    assertTrue(kernel.contains("next s = %5\n"), kernel);
+  }
+
+  /**
    * The derived gradient of softmax (one fused kernel: its temporaries kept per worker, exp kept
    * per worker for two later loops, the first-maximum loop vectorised, four rows at a time) gives
-   * the floats of its adjoint written out as plain Java in the IR's order (SimdOps.gradients.ir.txt).
+   * the floats of its adjoint written out as plain Java in the IR's order (SimdOps.gradients.ir.txt),
+   * its adjoint sums in sixteen partials ({@code PartialSums}) at every vector width the build's
+   * runs use (16, 8 and 4 floats).
    */
   @ParameterizedTest(name = "B=6, N={0}")
   @ValueSource(ints = {0, 1, 2, 15, 16, 17, 33, 100, 1000})
@@ -337,22 +364,26 @@ class SimdTest {
       float[] a1 = new float[n];
       float[] a2 = new float[n];
       float[] a3 = new float[n];
-      float adj = 0f;
-      float adj3 = 0f;
+      // the adjoint sums (any order in the IR) in sixteen partials: term k to partial k % 16
+      float[] adjParts = new float[16];
+      float[] adj3Parts = new float[16];
       for (int k = 0; k < n; k++) {
         float d = dy[b * n + k];
         float e = dev.kiln.KMath.exp(x[b * n + k] - m);
         float t = d / s * e;
         a1[k] = t;
-        adj = adj + -(d * (e / s) / s);
-        adj3 = adj3 + -t;
+        adjParts[k % 16] += -(d * (e / s) / s);
+        adj3Parts[k % 16] += -t;
       }
-      float adj5 = 0f;
+      float adj = 0f + UnorderedSums.total(adjParts);
+      float adj3 = 0f + UnorderedSums.total(adj3Parts);
+      float[] adj5Parts = new float[16];
       for (int k = 0; k < n; k++) {
         float t = adj * dev.kiln.KMath.exp(x[b * n + k] - m);
         a2[k] = t;
-        adj5 = adj5 + -t;
+        adj5Parts[k % 16] += -t;
       }
+      float adj5 = 0f + UnorderedSums.total(adj5Parts);
       boolean seen = Float.NEGATIVE_INFINITY == m;
       for (int k = 0; k < n; k++) {
         boolean hit = x[b * n + k] == m;

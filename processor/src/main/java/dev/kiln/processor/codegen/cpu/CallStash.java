@@ -200,7 +200,7 @@ final class CallStash {
       }
       List<Stmt.Carried> carried = new ArrayList<>();
       for (Stmt.Carried c : later.carried()) {
-        carried.add(new Stmt.Carried(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
+        carried.add(c.with(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
       }
       Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
           carried, laterBody, later.origin());
@@ -382,7 +382,7 @@ final class CallStash {
     }
     List<Stmt.Carried> carried = new ArrayList<>();
     for (Stmt.Carried c : later.carried()) {
-      carried.add(new Stmt.Carried(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
+      carried.add(c.with(c.phi(), c.init(), inLater.rewrite(c.next()), c.result()));
     }
     Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
         carried, laterBody, later.origin());

@@ -12,6 +12,11 @@ import java.util.List;
 
 /** Java, for CPU kernels: the IR's semantics are Java's, so this is a direct spelling. */
 final class JavaSyntax implements Syntax {
+  @Override
+  public boolean partialSums() {
+    return true;
+  }
+
   static final JavaSyntax INSTANCE = new JavaSyntax();
   static final ClassName KMATH = ClassName.get("dev.kiln", "KMath");
   static final ClassName KRANDOM = ClassName.get("dev.kiln", "KRandom");

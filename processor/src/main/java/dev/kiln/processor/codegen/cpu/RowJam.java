@@ -174,7 +174,7 @@ final class RowJam {
         }
         List<Stmt.Carried> carried = new ArrayList<>();
         for (Stmt.Carried c : l.carried()) {
-          carried.add(new Stmt.Carried((Expr.Var) r.rewrite(c.phi()), r.rewrite(c.init()), r.rewrite(c.next()),
+          carried.add(c.with((Expr.Var) r.rewrite(c.phi()), r.rewrite(c.init()), r.rewrite(c.next()),
               (Expr.Var) r.rewrite(c.result())));
         }
         out.add(new Stmt.Loop(l.id(), l.index(), r.rewrite(l.lo()), r.rewrite(l.hi()), l.step(), r.rewrite(l.guard()),

@@ -35,6 +35,8 @@ final class SimdKernelWriter {
   static final TypeName FLOAT_SPECIES = ParameterizedTypeName.get(VECTOR_SPECIES, TypeName.FLOAT.box());
   /** The species field of the generated class. */
   static final String SPECIES = "SPECIES";
+  /** The SIMD class's count of vectors that hold an any-order sum's partials: 1, 2 or 4 (16, 8 or 4 lanes). */
+  static final String PARTIAL_VECTORS = "PARTIAL_VECTORS";
 
   private SimdKernelWriter() {}
 

@@ -5,7 +5,9 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.ir.OperatorIr;
 import java.util.List;
 import javax.annotation.processing.Generated;
@@ -80,6 +82,10 @@ public final class SimdKernelsWriter {
         .addField(FieldSpec.builder(SimdKernelWriter.FLOAT_SPECIES, SimdKernelWriter.SPECIES,
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .initializer("$T.SPECIES_PREFERRED", SimdKernelWriter.FLOAT_VECTOR).build())
+        .addField(FieldSpec.builder(TypeName.INT, SimdKernelWriter.PARTIAL_VECTORS,
+                Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc("Vectors that hold an any-order sum's sixteen partials (see {@code PartialSums}).\n")
+            .initializer("$T.vectors($N.length())", BodyEmitter.UNORDERED_SUMS, SimdKernelWriter.SPECIES).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     vectorised.values().forEach(type::addMethods);
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

@@ -1,6 +1,7 @@
 package dev.kiln.processor.codegen.cpu;
 
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.PARTIAL_VECTORS;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
 
@@ -12,6 +13,7 @@ import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.LoopLowering;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
@@ -87,6 +89,15 @@ final class SimdLoops implements LoopLowering {
 
   private boolean outlineAll;
 
+  /**
+   * The folds of the loop {@link #lower} is writing that keep sixteen partial sums ({@link PartialSums}),
+   * each with its partials' array and its four vector names; set at the start of every loop.
+   */
+  private Map<Stmt.Carried, Partial> partial = Map.of();
+
+  /** An any-order sum's partials: the array after the loop, the vectors during it. */
+  private record Partial(PartialSums.Sum sum, String parts, List<String> vectors) {}
+
   /** The methods written for outlined loops, in the order written. */
   List<MethodSpec> outlined() {
     return outlined;
@@ -131,6 +142,7 @@ final class SimdLoops implements LoopLowering {
       return false;
     }
     List<SimdPlan.Fold> folds = SimdPlan.folds(l);
+    partial = new java.util.HashMap<>();
     List<String> carried = new ArrayList<>();
     for (SimdPlan.Fold f : folds) {
       String name = names.fresh(f.carried().phi().name());
@@ -158,6 +170,25 @@ final class SimdLoops implements LoopLowering {
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = $L", k, lo);
     code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
+    String first = null;
+    for (SimdPlan.Fold f : folds) {
+      PartialSums.Sum sum = f.kind() == SimdPlan.FoldKind.IN_ORDER ? PartialSums.of(l, f.carried()) : null;
+      if (sum == null) {
+        continue;
+      }
+      if (first == null) {
+        first = names.fresh("first");
+        code.addStatement("final int $N = $N", first, k);
+      }
+      String base = f.carried().phi().name();
+      Partial p = new Partial(sum, names.fresh(base + "Parts"),
+          List.of(names.fresh(base + "P"), names.fresh(base + "P"), names.fresh(base + "P"), names.fresh(base + "P")));
+      code.addStatement("final float[] $N = new float[$L]", p.parts(), PartialSums.PARTS);
+      for (String v : p.vectors()) {
+        code.addStatement("$T $N = $T.zero($N)", FLOAT_VECTOR, v, FLOAT_VECTOR, SPECIES);
+      }
+      partial.put(f.carried(), p);
+    }
     // per fold: its per-lane accumulator (max, min, a reordered sum), or for a sum kept in order
     // the row its terms go to (the one-vector spill, or the block's terms; null where they are read
     // from memory)
@@ -176,6 +207,8 @@ final class SimdLoops implements LoopLowering {
         acc = names.fresh(f.carried().phi().name() + "Lanes");
         code.addStatement("$T $N = $T.broadcast($N, $T.$L)", FLOAT_VECTOR, acc, FLOAT_VECTOR, SPECIES, Float.class,
             f.kind() == SimdPlan.FoldKind.MAX ? "NEGATIVE_INFINITY" : "POSITIVE_INFINITY");
+      } else if (partial.containsKey(f.carried())) {
+        acc = null; // its vectors above
       } else if (reorderSums && reorderable(f)) {
         acc = names.fresh(f.carried().phi().name() + "Lanes");
         // -0 is the identity of float addition: -0 + x is x for every x, +0 included
@@ -226,8 +259,30 @@ final class SimdLoops implements LoopLowering {
       step(l, outer, folds, carried, lanes, readBack, null, k, code);
       code.endControlFlow();
     }
+    for (SimdPlan.Fold f : folds) {
+      Partial p = partial.get(f.carried());
+      if (p != null) {
+        // after m vectors, vector r holds the partials of vectors r + m, r + m + 4, ... (mod 1, 2 or 4)
+        String rounds = names.fresh("rounds");
+        code.addStatement("final int $N = ($N - $N) / $N.length()", rounds, vectorEnd, first, SPECIES);
+        code.beginControlFlow("if ($N == 1)", PARTIAL_VECTORS)
+            .addStatement("$N.intoArray($N, 0)", p.vectors().get(0), p.parts())
+            .nextControlFlow("else if ($N == 2)", PARTIAL_VECTORS);
+        for (int r = 0; r < 2; r++) {
+          code.addStatement("$N.intoArray($N, (($N + $L) & 1) * $N.length())", p.vectors().get(r), p.parts(), rounds, r, SPECIES);
+        }
+        code.nextControlFlow("else");
+        for (int r = 0; r < 4; r++) {
+          code.addStatement("$N.intoArray($N, (($N + $L) & 3) * $N.length())", p.vectors().get(r), p.parts(), rounds, r, SPECIES);
+        }
+        code.endControlFlow();
+      }
+    }
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
+      if (partial.containsKey(f.carried())) {
+        continue;
+      }
       if (lanes.get(i) != null && f.kind() == SimdPlan.FoldKind.IN_ORDER && !keptInOrder(f)) {
         code.addStatement("$N = $N $L $N.reduceLanes($T.ADD)", carried.get(i), carried.get(i), f.op().javaSymbol(),
             lanes.get(i), VECTOR_OPERATORS);
@@ -241,8 +296,15 @@ final class SimdLoops implements LoopLowering {
     // after the vectors: sums stay in index order, max and min do not care. Scalar rather than a
     // masked vector, so that C2's node budget goes to the vector loop (see VectorMathCode).
     code.beginControlFlow("for (; $N < $N; $N++)", k, end, k);
-    remainder(l, outer, folds, carried, k, code);
+    remainder(l, outer, folds, carried, k, first, code);
     code.endControlFlow();
+    for (int i = 0; i < folds.size(); i++) {
+      Partial p = partial.get(folds.get(i).carried());
+      if (p != null) {
+        code.addStatement("$N = $N $L $T.total($N)", carried.get(i), carried.get(i), p.sum().subtract() ? "-" : "+",
+            BodyEmitter.UNORDERED_SUMS, p.parts());
+      }
+    }
     CodeBlock block = outline ? outline(l, emitter, code, folds, carried, captured, loName, hiName) : code.build();
     emitter.add(guarded
         ? CodeBlock.builder().beginControlFlow("if ($L)", guard).add(block).endControlFlow().build()
@@ -310,7 +372,7 @@ final class SimdLoops implements LoopLowering {
 
   /** Whether {@code f} adds its terms one by one in index order (a fold in order not reordered per lane). */
   private boolean keptInOrder(SimdPlan.Fold f) {
-    return f.kind() == SimdPlan.FoldKind.IN_ORDER && !(reorderSums && reorderable(f));
+    return f.kind() == SimdPlan.FoldKind.IN_ORDER && !(reorderSums && reorderable(f)) && !partial.containsKey(f.carried());
   }
 
   /** Vectors in a block of {@link #lower}'s in-order folds: 16 (one KB of terms per fold with AVX-512). */
@@ -360,7 +422,7 @@ final class SimdLoops implements LoopLowering {
 
   /** One iteration as scalar code: the stores, then each fold. */
   private void remainder(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried, String k,
-      CodeBlock.Builder code) {
+      String first, CodeBlock.Builder code) {
     Map<Expr, String> phis = new java.util.HashMap<>();
     for (int i = 0; i < folds.size(); i++) {
       phis.put(folds.get(i).carried().phi(), carried.get(i));
@@ -386,6 +448,9 @@ final class SimdLoops implements LoopLowering {
       if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
         code.addStatement("$N = $T.$L($N, $L)", c, Math.class, f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min", c,
             body.scalar(f.term()));
+      } else if (partial.containsKey(f.carried())) {
+        Partial p = partial.get(f.carried());
+        code.addStatement("$N[($N - $N) & $L] += $L", p.parts(), k, first, PartialSums.PARTS - 1, body.scalar(p.sum().term()));
       } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
         CodeBlock term = body.scalar(f.term());
         String sym = f.op().javaSymbol();
@@ -436,6 +501,28 @@ final class SimdLoops implements LoopLowering {
       }
       if (f.kind() == SimdPlan.FoldKind.ANY) {
         continue; // last, below
+      }
+      Partial p = partial.get(f.carried());
+      if (p != null) {
+        // the next vector of partials takes the terms, then the vectors rotate: vector 0 is always the next
+        String t = names.fresh("term");
+        String r = names.fresh("rotated");
+        List<String> v = p.vectors();
+        code.addStatement("final $T $N = $L", FLOAT_VECTOR, t, body.vector(p.sum().term()));
+        code.beginControlFlow("if ($N == 1)", PARTIAL_VECTORS)
+            .addStatement("$N = $N.add($N)", v.get(0), v.get(0), t)
+            .nextControlFlow("else if ($N == 2)", PARTIAL_VECTORS)
+            .addStatement("final $T $N = $N.add($N)", FLOAT_VECTOR, r, v.get(0), t)
+            .addStatement("$N = $N", v.get(0), v.get(1))
+            .addStatement("$N = $N", v.get(1), r)
+            .nextControlFlow("else")
+            .addStatement("final $T $N = $N.add($N)", FLOAT_VECTOR, r + "4", v.get(0), t)
+            .addStatement("$N = $N", v.get(0), v.get(1))
+            .addStatement("$N = $N", v.get(1), v.get(2))
+            .addStatement("$N = $N", v.get(2), v.get(3))
+            .addStatement("$N = $N", v.get(3), r + "4")
+            .endControlFlow();
+        continue;
       }
       if (keptInOrder(f) && blockFrom == null) {
         String j = names.fresh("lane");

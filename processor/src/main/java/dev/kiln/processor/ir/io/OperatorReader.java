@@ -167,7 +167,12 @@ final class OperatorReader {
     c.keyword("next");
     Expr next = nodes.ref(c);
     c.keyword("result");
-    loops.peek().carried().add(new Stmt.Carried(phi, init, next, nodes.var(c, "a loop result")));
+    Expr.Var result = nodes.var(c, "a loop result");
+    boolean anyOrder = !c.atEnd();
+    if (anyOrder) {
+      c.keyword("unordered");
+    }
+    loops.peek().carried().add(new Stmt.Carried(phi, init, next, result, anyOrder));
   }
 
   private void closeLoop(Cursor c) throws IrFormatException {

@@ -120,7 +120,7 @@ final class OperatorWriter {
             + order.ref(l.hi()) + " step " + l.step() + " if " + order.ref(l.guard()) + " {");
         for (Stmt.Carried c : l.carried()) {
           line(indent + "  carry " + order.ref(c.phi()) + " init " + order.ref(c.init()) + " next "
-              + order.ref(c.next()) + " result " + order.ref(c.result()));
+              + order.ref(c.next()) + " result " + order.ref(c.result()) + (c.anyOrder() ? " unordered" : ""));
         }
         statements(l.body(), indent + "  ");
         line(indent + "}");
