@@ -121,6 +121,22 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * A weighted column sum: its derived gradient's adjoint kernel sums {@code dsum[n] * x[b, n]}
+   * over the rows for {@code dw[n]}, a sum in sixteen partials, which the lanes form keeps per lane.
+   */
+  @Operator
+  public static void columnScaled(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,
+      @Out @Shape("N") float[] sum) {
+    for (@Parallel int n = 0; n < N; n++) {
+      float s = 0f;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n] * w[n];
+      }
+      sum[n] = s;
+    }
+  }
+
   // rows: each worker's sequential loops as vectors
 
   /** Softmax: a max fold, a sum fold in index order, then stores. */

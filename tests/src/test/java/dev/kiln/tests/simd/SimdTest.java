@@ -56,6 +56,7 @@ class SimdTest {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("columnScaled", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("guardedDivision", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
@@ -92,7 +93,7 @@ class SimdTest {
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
         "functionsGrad_k0", "softmax", "softmax$rows$loop0", "weightedSoftmax",
         "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns", "firstMax",
-        "softmaxGrad_k0", "columnFolds")), methods.toString());
+        "softmaxGrad_k0", "columnFolds", "columnScaled", "columnScaledGrad_k0")), methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
@@ -268,6 +269,39 @@ class SimdTest {
     SimdOpsSimdKernels.columnFolds(cut, n, rows, n, x, w, direct[0], direct[1]);
     same("columnFolds' sums", want[0], got[0], direct[0]);
     same("columnFolds' maxima", want[1], got[1], direct[1]);
+  }
+
+  /**
+   * A derived gradient's sum in the lanes form (columnScaled's {@code dw[n] = Σ_b dsum[n] x[b, n]},
+   * each column a lane; the rows not a multiple of 16, so the partials wrap unevenly): the floats of
+   * sixteen partials per column in the tree of UnorderedSums, at every vector width the build's
+   * runs use, in any cut of the grid.
+   */
+  @ParameterizedTest(name = "B={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 40})
+  void lanesKeepAGradientsSumInPartials(int rows) {
+    for (int n : new int[] {0, 1, 15, 16, 17, 100, 1040}) {
+      float[] x = data(71 + n + rows, rows * n);
+      float[] w = data(72 + n, n);
+      float[] sum = new float[n];
+      float[] dsum = Data.floats(73 + n, n, -1f, 1f);
+      float[] want = new float[n];
+      for (int j = 0; j < n; j++) {
+        float[] parts = new float[16];
+        for (int b = 0; b < rows; b++) {
+          parts[b % 16] += dsum[j] * x[b * n + j];
+        }
+        want[j] = 0f + UnorderedSums.total(parts);
+      }
+      float[] got = new float[n];
+      float[] dx = new float[rows * n];
+      SimdOpsKernels.columnScaledGrad(rows, n, x, w, sum, dsum, dx, got);
+      float[] direct = new float[n];
+      int cut = n / 3;
+      SimdOpsSimdKernels.columnScaledGrad_k0(0, cut, rows, n, x, dsum, direct);
+      SimdOpsSimdKernels.columnScaledGrad_k0(cut, n, rows, n, x, dsum, direct);
+      same("columnScaledGrad's dw, B=" + rows + ", N=" + n, want, got, direct);
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.ScalarType;
@@ -56,8 +57,8 @@ final class ColumnLoops {
         Set<Expr> own = new HashSet<>(grid);
         own.add(l.index());
         for (Stmt.Carried c : l.carried()) {
-          if (c.phi().type() != ScalarType.FLOAT) {
-            return false;
+          if (c.phi().type() != ScalarType.FLOAT || PartialSums.of(l, c) != null) {
+            return false; // (a sum in partials: the lanes form keeps them, VectorBody)
           }
           own.add(c.phi());
         }

@@ -1,6 +1,5 @@
 package dev.kiln.processor.codegen.cpu;
 
-import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
@@ -83,35 +82,9 @@ public final class SimdPlan {
     if (!op.scratch().isEmpty()) {
       return "each worker keeps " + op.scratch().get(0).name() + " for itself";
     }
-    String partials = partialSumIn(op.body());
-    if (partials != null) {
-      return partials;
-    }
     SimdPlan plan = forLanes(op);
     String why = plan.collectStores(op.body());
     return why != null ? why : plan.checkStatements(op.body());
-  }
-
-  /**
-   * Why a kernel's workers cannot be lanes when a loop of {@code body} keeps a sum in sixteen
-   * partials ({@link PartialSums}): lanes run each worker's loop as the scalar kernel runs it, in
-   * index order. Null when none does.
-   */
-  private static String partialSumIn(List<Stmt> body) {
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Loop l) {
-        for (Stmt.Carried c : l.carried()) {
-          if (PartialSums.of(l, c) != null) {
-            return "a loop adds " + c.phi().name() + " in partial sums (a derived gradient's sum)";
-          }
-        }
-        String inner = partialSumIn(l.body());
-        if (inner != null) {
-          return inner;
-        }
-      }
-    }
-    return null;
   }
 
   /**

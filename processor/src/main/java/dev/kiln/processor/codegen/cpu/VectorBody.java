@@ -2,6 +2,7 @@ package dev.kiln.processor.codegen.cpu;
 
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.MathFn;
@@ -90,13 +91,29 @@ final class VectorBody {
    */
   private void loop(Stmt.Loop l) {
     List<String> carried = new ArrayList<>();
+    // a derived gradient's sum in sixteen partials (PartialSums), each lane's in its own column:
+    // partial j of every lane is the vector at j * lanes
+    List<PartialSums.Sum> sums = new ArrayList<>();
+    List<String> parts = new ArrayList<>();
     for (Stmt.Carried c : l.carried()) {
       String name = names.fresh(c.phi().name());
       out.addStatement("$T $N = $L", FLOAT_VECTOR, name, vector(c.init()));
       carried.add(name);
       vectors.put(c.phi(), CodeBlock.of("$N", name));
+      PartialSums.Sum sum = PartialSums.of(l, c);
+      sums.add(sum);
+      parts.add(sum == null ? null : names.fresh(name + "Parts"));
+      if (sum != null) {
+        out.addStatement("final float[] $N = new float[$L * $N.length()]", parts.get(parts.size() - 1), PartialSums.PARTS,
+            SPECIES);
+      }
     }
     CodeBlock lo = scalar(l.lo());
+    String first = null;
+    if (sums.stream().anyMatch(java.util.Objects::nonNull)) {
+      first = names.fresh("first");
+      out.addStatement("final int $N = $L", first, lo);
+    }
     CodeBlock hi = scalar(l.hi());
     CodeBlock guard = SimdPlan.isTrue(l.guard()) ? null : scalar(l.guard());
     String k = names.fresh(l.index().name());
@@ -107,6 +124,14 @@ final class VectorBody {
     List<CodeBlock> nexts = new ArrayList<>();
     for (int i = 0; i < l.carried().size(); i++) {
       Stmt.Carried c = l.carried().get(i);
+      if (sums.get(i) != null) {
+        String slot = names.fresh("slot");
+        inner.addStatement("final int $N = (($N - $N) & $L) * $N.length()", slot, k, first, PartialSums.PARTS - 1, SPECIES);
+        inner.addStatement("$T.fromArray($N, $N, $N).add($L).intoArray($N, $N)", FLOAT_VECTOR, SPECIES, parts.get(i), slot,
+            body.vector(sums.get(i).term()), parts.get(i), slot);
+        nexts.add(null);
+        continue;
+      }
       if (c.next() == c.phi()) {
         nexts.add(null);
         continue;
@@ -128,8 +153,37 @@ final class VectorBody {
       out.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
     }
     for (int i = 0; i < l.carried().size(); i++) {
+      if (sums.get(i) != null) {
+        out.addStatement("$N = $N.$L($L)", carried.get(i), carried.get(i), sums.get(i).subtract() ? "sub" : "add",
+            total(parts.get(i)));
+      }
       vectors.put(l.carried().get(i).result(), CodeBlock.of("$N", carried.get(i)));
     }
+  }
+
+  /**
+   * Each lane's total of its sixteen partials in {@code parts}, in the tree of the runtime's
+   * {@code UnorderedSums.total}: partial j and j + 8, then j and j + 4, j and j + 2, the two left.
+   */
+  private CodeBlock total(String parts) {
+    List<String> level = new ArrayList<>();
+    for (int j = 0; j < PartialSums.PARTS; j++) {
+      String v = names.fresh("part");
+      out.addStatement("final $T $N = $T.fromArray($N, $N, $L * $N.length())", FLOAT_VECTOR, v, FLOAT_VECTOR, SPECIES, parts,
+          j, SPECIES);
+      level.add(v);
+    }
+    while (level.size() > 1) {
+      int half = level.size() / 2;
+      List<String> next = new ArrayList<>();
+      for (int j = 0; j < half; j++) {
+        String v = names.fresh("part");
+        out.addStatement("final $T $N = $N.add($N)", FLOAT_VECTOR, v, level.get(j), level.get(j + half));
+        next.add(v);
+      }
+      level = next;
+    }
+    return CodeBlock.of("$N", level.get(0));
   }
 
   private CodeBlock knownScalar(Expr e) {
