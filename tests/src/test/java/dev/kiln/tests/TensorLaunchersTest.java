@@ -11,6 +11,8 @@ import dev.kiln.runtime.FloatTensor;
 import dev.kiln.runtime.Kiln;
 import dev.kiln.tests.fusion.Composites;
 import dev.kiln.tests.fusion.CompositesKernels;
+import dev.kiln.tests.ops.Activations;
+import dev.kiln.tests.ops.ActivationsKernels;
 import dev.kiln.tests.ops.RandomOps;
 import dev.kiln.tests.ops.RandomOpsKernels;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,38 @@ class TensorLaunchersTest {
       } else {
         Agreement.assertClose(viaArrays, viaTensors, 1e-6, 0);
       }
+    }
+  }
+
+  /**
+   * An elementwise operator's map launcher on tensors: a tensor of length 1 broadcast, the result
+   * current where it was computed, and then mapped again from there (gelu after leakyRelu).
+   */
+  @Test
+  void elementwiseMapsTakeTensors() {
+    boolean cuda = Kiln.device() == Device.CUDA;
+    float[] data = Data.floats(33, 1000, -3f, 3f);
+    float[] expected = new float[1000];
+    for (int i = 0; i < 1000; i++) {
+      expected[i] = Activations.gelu(Activations.leakyRelu(data[i], 0.1f));
+    }
+    try (FloatTensor x = FloatTensor.of(data);
+        FloatTensor slope = FloatTensor.of(0.1f);
+        FloatTensor y = FloatTensor.zeros(1000);
+        FloatTensor z = FloatTensor.zeros(1000)) {
+      ActivationsKernels.leakyRelu(x, slope, y);
+      assertEquals(cuda, y.isCurrentOnDevice(), y.toString());
+      assertEquals(!cuda, y.isCurrentOnHost(), y.toString());
+      ActivationsKernels.gelu(y, z);
+      float[] got = z.toArray();
+      if (cuda) {
+        Agreement.assertClose(expected, got, 1e-6, 1e-7);
+      } else {
+        Agreement.assertSame(expected, got);
+      }
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ActivationsKernels.gelu(x, (FloatTensor) null));
+      assertTrue(e.getMessage().contains("gelu") && e.getMessage().contains("'out'"), e.getMessage());
     }
   }
 

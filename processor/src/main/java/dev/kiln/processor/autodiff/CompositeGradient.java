@@ -1,8 +1,7 @@
 package dev.kiln.processor.autodiff;
 
-import com.sun.source.tree.Tree;
-import dev.kiln.processor.frontend.CompositeExpansion;
 import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.CompositeExpansion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
@@ -300,8 +299,7 @@ public final class CompositeGradient {
         args.add(new CompositeIr.Arg.Tensor(target));
       }
     }
-    Tree site = call.origin() instanceof Tree t ? t : null;
-    new CompositeExpansion(g, call.dims(), args, temps, taken, site, call.line(), this::id).expandInto(calls);
+    new CompositeExpansion(g, call.dims(), args, temps, taken, call.origin(), call.line(), this::id).expandInto(calls);
   }
 
   /**

@@ -1,16 +1,16 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.fusion.ExprMapper;
-import dev.kiln.processor.fusion.PolyExpr;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.fusion.PolyExpr;
 import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
@@ -10,6 +9,7 @@ import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;

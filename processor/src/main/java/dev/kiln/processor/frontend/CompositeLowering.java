@@ -18,6 +18,7 @@ import dev.kiln.processor.diag.KilnDiagnostic;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.CompositeExpansion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;

@@ -2,6 +2,8 @@ package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ExprMapper;
+import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;

@@ -3,6 +3,7 @@ package dev.kiln.processor.fusion;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;

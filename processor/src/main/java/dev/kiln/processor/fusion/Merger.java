@@ -4,6 +4,7 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;

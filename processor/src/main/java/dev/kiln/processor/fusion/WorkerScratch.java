@@ -5,6 +5,7 @@ import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;

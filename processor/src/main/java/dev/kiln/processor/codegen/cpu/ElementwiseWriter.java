@@ -43,22 +43,6 @@ public final class ElementwiseWriter {
     return m.addStatement("return $L", result).build();
   }
 
-  /** Whether map launchers exist for {@code op}: every parameter and the result is float, double or int. */
-  public static boolean mappable(OperatorIr op) {
-    if (!arrayType(op.resultType())) {
-      return false;
-    }
-    for (Param p : op.params()) {
-      if (!arrayType(((Param.Scalar) p).type())) {
-        return false;
-      }
-    }
-    return !op.params().isEmpty();
-  }
-
-  private static boolean arrayType(ScalarType t) {
-    return t == ScalarType.FLOAT || t == ScalarType.DOUBLE || t == ScalarType.INT;
-  }
 
   static List<MethodSpec> maps(OperatorIr op, ClassName owner) {
     List<MethodSpec> out = new ArrayList<>();

@@ -5,14 +5,13 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.codegen.MapKernels;
 import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
-import dev.kiln.processor.codegen.cuda.DeviceCompositeWriter;
-import dev.kiln.processor.codegen.cuda.DeviceGemmLauncherWriter;
-import dev.kiln.processor.codegen.cuda.DeviceLauncherWriter;
 import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.codegen.cuda.KernelInfo;
+import dev.kiln.processor.ir.io.IrResource;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.processing.Generated;
@@ -25,9 +24,7 @@ public final class KernelsWriter {
 
   /** The generated class's name for operators declared in {@code owner}. */
   public static ClassName kernelsName(TypeElement owner, String packageName) {
-    String qualified = owner.getQualifiedName().toString();
-    String simple = packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
-    return ClassName.get(packageName, simple.replace('.', '_') + "Kernels");
+    return ClassName.get(packageName, IrResource.baseName(owner, packageName) + "Kernels");
   }
 
   /**
@@ -98,8 +95,11 @@ public final class KernelsWriter {
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
         type.addMethod(ElementwiseWriter.scalar(op, ownerName));
-        if (ElementwiseWriter.mappable(op)) {
+        if (MapKernels.exist(op)) {
           ElementwiseWriter.maps(op, ownerName).forEach(type::addMethod);
+        }
+        if (TensorLauncherWriter.appliesToMap(op)) {
+          type.addMethod(TensorLauncherWriter.writeMap(op, ownerName, cuda.containsKey(op.name())));
         }
       } else if (contractions.containsKey(op.name())) {
         Contraction c = contractions.get(op.name());

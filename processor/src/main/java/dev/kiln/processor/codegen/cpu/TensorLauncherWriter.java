@@ -3,8 +3,11 @@ package dev.kiln.processor.codegen.cpu;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.codegen.MapKernels;
+import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 import java.util.ArrayList;
@@ -17,7 +20,8 @@ import javax.lang.model.element.Modifier;
  * the CUDA launcher on the device's default stream with the tensors' device arrays, or the CPU
  * launcher with their host arrays. Each tensor is brought up to date on that side first (a copy only
  * when it is stale there); the arrays the operator writes ({@code @Out}, {@code @Reduce}) are then
- * current on that side only. For operators whose arrays are all {@code float}.
+ * current on that side only. For operators whose arrays are all {@code float}, and for the map
+ * launchers of elementwise operators on {@code float}s.
  */
 final class TensorLauncherWriter {
   static final ClassName TENSOR = ClassName.get("dev.kiln.runtime", "FloatTensor");
@@ -39,6 +43,61 @@ final class TensorLauncherWriter {
       }
     }
     return arrays;
+  }
+
+  /**
+   * Whether the elementwise operator {@code op} gets a tensor overload of its map launcher: it is
+   * mapped over arrays ({@link MapKernels}), its parameters and result all {@code float}.
+   */
+  static boolean appliesToMap(OperatorIr op) {
+    if (op.kind() != OperatorKind.ELEMENTWISE || !MapKernels.exist(op) || op.resultType() != ScalarType.FLOAT) {
+      return false;
+    }
+    for (Param p : op.params()) {
+      if (((Param.Scalar) p).type() != ScalarType.FLOAT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The tensor overload of the elementwise operator {@code op}'s map launcher, {@code op(a, b, ...,
+   * out)} with every input a tensor (one of length 1 broadcast): the CUDA map on the device's
+   * default stream, or the CPU map; {@code onDevice}: whether it has a CUDA map kernel.
+   */
+  static MethodSpec writeMap(OperatorIr op, ClassName owner, boolean onDevice) {
+    List<String> reserved = new ArrayList<>();
+    op.params().forEach(p -> reserved.add(p.name()));
+    String out = new Names(reserved).fresh("out");
+    MethodSpec.Builder m = MethodSpec.methodBuilder(op.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addJavadoc("Applies {@link $T#$L} to every element on {@code Kiln.device()}, with tensors in place of arrays: $L\n"
+            + "An input of length 1 is broadcast. Each tensor is copied to that side only when its copy there is stale;\n"
+            + "{@code $N} is then current there only.\n", owner, op.name(), onDevice
+                ? "the CUDA map on the device's default stream (asynchronous), or the CPU map."
+                : "the CPU map on either device (this operator has no CUDA kernel).", out);
+    List<CodeBlock> hostArgs = new ArrayList<>();
+    List<CodeBlock> deviceArgs = new ArrayList<>();
+    List<String> all = new ArrayList<>();
+    op.params().forEach(p -> all.add(p.name()));
+    all.add(out);
+    for (String a : all) {
+      m.addParameter(TENSOR, a);
+      m.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, op.name(), a, a);
+      hostArgs.add(CodeBlock.of("$N.hostArray()", a));
+      deviceArgs.add(CodeBlock.of("$N.deviceArray()", a));
+    }
+    if (onDevice) {
+      m.beginControlFlow("if ($T.device() == $T.CUDA)", KILN, DEVICE);
+      deviceArgs.add(0, CodeBlock.of("$T.device().defaultStream()", CUDA_RUNTIME));
+      m.addStatement("$N($L)", op.name(), CodeBlock.join(deviceArgs, ", "));
+      m.addStatement("$N.deviceWritten()", out);
+      m.addStatement("return");
+      m.endControlFlow();
+    }
+    m.addStatement("$N($L)", op.name(), CodeBlock.join(hostArgs, ", "));
+    m.addStatement("$N.hostWritten()", out);
+    return m.build();
   }
 
   /**

@@ -2,8 +2,8 @@ package dev.kiln.processor.codegen.cuda;
 
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
+import dev.kiln.processor.codegen.MapKernels;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.codegen.cpu.ElementwiseWriter;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
@@ -58,7 +58,7 @@ public final class CudaWriter {
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
         cu.add("\n").add(deviceFunctionOf(ownerSimpleName, op));
-        if (ElementwiseWriter.mappable(op)) {
+        if (MapKernels.exist(op)) {
           cu.add("\n").add(mapKernelOf(ownerSimpleName, op));
           kernels.put(op.name(), new KernelInfo(mapKernel(op.name()), KernelInfo.Launch.MAP, List.of()));
         }

@@ -28,17 +28,17 @@ import java.util.Map;
  * sizes alone. Parallel over chunks only, and each chunk holds whole copies of the outputs: correct
  * for any such operator, fast for few, small outputs and many workers.
  */
-final class PartialsKernelWriter {
+public final class PartialsKernelWriter {
   /** One accumulated array and its operation. */
   record Reduced(Param.Array array, ReduceKind op) {}
 
   private PartialsKernelWriter() {}
 
-  static String partialsKernel(String op) {
+  public static String partialsKernel(String op) {
     return CudaNames.identifier(op) + "_partials";
   }
 
-  static String foldKernel(String op) {
+  public static String foldKernel(String op) {
     return CudaNames.identifier(op) + "_fold";
   }
 

@@ -31,7 +31,7 @@ import java.util.Set;
  * combines the registers in a fixed tree and thread 0 folds the total into the output element.
  * Deterministic for a given block size, whatever the grid size or scheduling.
  */
-final class ReducingKernelWriter {
+public final class ReducingKernelWriter {
   /** The split of the grid, and the one index at which each reduced array is accumulated. */
   record Plan(List<GridDim> kept, List<GridDim> reduced, Map<Param.Array, Stmt.Accumulate> accumulations) {}
 
@@ -97,7 +97,7 @@ final class ReducingKernelWriter {
   }
 
   /** The name of the kernel that folds a segmented launch's partial results: {@code <op>_fold}. */
-  static String foldKernel(String op) {
+  public static String foldKernel(String op) {
     return CudaNames.identifier(op) + "_fold";
   }
 

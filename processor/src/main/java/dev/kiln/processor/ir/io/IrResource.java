@@ -1,6 +1,5 @@
 package dev.kiln.processor.ir.io;
 
-import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 
@@ -26,8 +25,18 @@ public record IrResource(String packageName, String fileName) {
   /** The IR resource of {@code owner}'s operators. */
   public static IrResource of(TypeElement owner, Elements elements) {
     String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
-    String base = KernelsWriter.kernelsName(owner, pkg).simpleName().replaceAll("Kernels$", "");
-    return new IrResource(pkg, base + EXTENSION);
+    return new IrResource(pkg, baseName(owner, pkg) + EXTENSION);
+  }
+
+  /**
+   * The name every file Kiln generates for {@code owner} starts with: its name in its package,
+   * nested classes joined by {@code _} ({@code Lib_Nested} for {@code lib.Lib.Nested}); the Kernels
+   * class is this plus {@code Kernels}.
+   */
+  public static String baseName(TypeElement owner, String packageName) {
+    String qualified = owner.getQualifiedName().toString();
+    String simple = packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
+    return simple.replace('.', '_');
   }
 
   /** The path relative to a class-path root, for messages: {@code lib/Lib.kir}. */

@@ -1,12 +1,13 @@
-package dev.kiln.processor.codegen.cuda;
+package dev.kiln.processor.codegen.cpu;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.codegen.cpu.ArgumentChecks;
-import dev.kiln.processor.codegen.cpu.JavaTypes;
+import dev.kiln.processor.codegen.cuda.KernelInfo;
+import dev.kiln.processor.codegen.cuda.PartialsKernelWriter;
+import dev.kiln.processor.codegen.cuda.ReducingKernelWriter;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;

@@ -1,12 +1,9 @@
-package dev.kiln.processor.codegen.cuda;
+package dev.kiln.processor.codegen.cpu;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.codegen.cpu.ArgumentChecks;
-import dev.kiln.processor.codegen.cpu.CompositeWriter;
-import dev.kiln.processor.codegen.cpu.JavaTypes;
 import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.ir.CompositeIr;

@@ -1,9 +1,5 @@
-package dev.kiln.processor.frontend;
+package dev.kiln.processor.ir;
 
-import com.sun.source.tree.Tree;
-import dev.kiln.processor.ir.CompositeIr;
-import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.Poly;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +8,8 @@ import java.util.function.Function;
 
 /**
  * Expands a call of a composite operator into the calls of its body, bound to the caller's
- * arrays, sizes and scalars. The callee's temporaries become the caller's, renamed
+ * arrays, sizes and scalars (the front end, for a composite calling one; autodiff, for a composite
+ * gradient calling a gradient that is a composite). The callee's temporaries become the caller's, renamed
  * {@code <callee>_<name>} (with a number when that name is taken).
  */
 public final class CompositeExpansion {
@@ -20,13 +17,14 @@ public final class CompositeExpansion {
   private final Map<String, Poly> dims;
   private final List<CompositeIr.Arg> args;
   private final Map<String, CompositeIr.Temp> temps;
-  private final Tree site;
+  /** Where the call is in the source (a javac tree, opaque here), for the temporaries and calls it makes. */
+  private final Object site;
   private final long line;
   private final Function<String, String> ids;
   private final java.util.Set<String> taken;
 
   public CompositeExpansion(CompositeIr callee, Map<String, Poly> dims, List<CompositeIr.Arg> args,
-      Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, Tree site, long line, Function<String, String> ids) {
+      Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, Object site, long line, Function<String, String> ids) {
     this.taken = taken;
     this.callee = callee;
     this.dims = dims;

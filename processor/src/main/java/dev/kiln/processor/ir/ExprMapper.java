@@ -1,10 +1,5 @@
-package dev.kiln.processor.fusion;
+package dev.kiln.processor.ir;
 
-import dev.kiln.processor.ir.BinaryOp;
-import dev.kiln.processor.ir.Expr;
-import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +41,7 @@ public final class ExprMapper {
   }
 
   /** A mapper that changes nothing but the load hook. */
-  static ExprMapper loadsOnly(ExprFactory f, LoadHook loads) {
+  public static ExprMapper loadsOnly(ExprFactory f, LoadHook loads) {
     return new ExprMapper(f, Map.of(), f::scalar, a -> a, s -> s, null, loads);
   }
 

@@ -1,11 +1,5 @@
-package dev.kiln.processor.fusion;
+package dev.kiln.processor.ir;
 
-import dev.kiln.processor.ir.BinaryOp;
-import dev.kiln.processor.ir.Expr;
-import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.ScalarType;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +12,7 @@ public final class PolyExpr {
   }
 
   /** The row-major flat index of {@code coords} in {@code shape}: the sum of each coordinate times its stride. */
-  public static Expr rowMajor(ExprFactory f, List<Expr> coords, dev.kiln.processor.ir.Shape shape, Map<String, Param.Scalar> dims) {
+  public static Expr rowMajor(ExprFactory f, List<Expr> coords, Shape shape, Map<String, Param.Scalar> dims) {
     Expr flat = f.integral(ScalarType.INT, 0);
     for (int d = 0; d < coords.size(); d++) {
       flat = f.binary(BinaryOp.ADD, flat, f.binary(BinaryOp.MUL, coords.get(d), of(f, shape.stride(d), dims), -1), -1);

@@ -1,12 +1,11 @@
-package dev.kiln.processor.codegen.cuda;
+package dev.kiln.processor.codegen.cpu;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import dev.kiln.processor.codegen.GemmCall;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.codegen.cpu.ArgumentChecks;
-import dev.kiln.processor.codegen.cpu.JavaTypes;
+import dev.kiln.processor.codegen.cuda.KernelInfo;
 import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
