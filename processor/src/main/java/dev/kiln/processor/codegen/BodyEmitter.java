@@ -313,16 +313,20 @@ public final class BodyEmitter {
     String step = l.step() == 1 ? index + "++" : index + " += " + l.step();
     CodeBlock loop = CodeBlock.of("for ($L $N = $L; $N < $L; $L) {\n$>$L$<}\n",
         syntax.type(l.index().type()), index, lo, index, hi, step, body);
-    if (guarded) {
-      current().code.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
-    } else {
-      current().code.add(loop);
-    }
+    // a sum in partials takes its total after the loop, under the loop's guard (as the SIMD loops do)
+    CodeBlock.Builder run = CodeBlock.builder().add(loop);
     for (int i = 0; i < l.carried().size(); i++) {
       if (sums.get(i) != null) {
-        current().code.addStatement("$N = $N $L $T.total($N)", carriedNames.get(i), carriedNames.get(i),
+        run.addStatement("$N = $N $L $T.total($N)", carriedNames.get(i), carriedNames.get(i),
             sums.get(i).subtract() ? "-" : "+", UNORDERED_SUMS, parts.get(i));
       }
+    }
+    if (guarded) {
+      current().code.beginControlFlow("if ($L)", guard).add(run.build()).endControlFlow();
+    } else {
+      current().code.add(run.build());
+    }
+    for (int i = 0; i < l.carried().size(); i++) {
       bind(l.carried().get(i).result(), carriedNames.get(i), outer);
     }
   }

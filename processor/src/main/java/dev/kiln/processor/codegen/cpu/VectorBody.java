@@ -147,29 +147,33 @@ final class VectorBody {
     }
     String step = l.step() == 1 ? k + "++" : k + " += " + l.step();
     CodeBlock loop = CodeBlock.of("for (int $N = $L; $N < $L; $L) {\n$>$L$<}\n", k, lo, k, hi, step, inner.build());
-    if (guard == null) {
-      out.add(loop);
-    } else {
-      out.beginControlFlow("if ($L)", guard).add(loop).endControlFlow();
-    }
+    // a sum in partials takes its total after the loop, under the loop's guard (as the scalar kernel does)
+    CodeBlock.Builder run = CodeBlock.builder().add(loop);
     for (int i = 0; i < l.carried().size(); i++) {
       if (sums.get(i) != null) {
-        out.addStatement("$N = $N.$L($L)", carried.get(i), carried.get(i), sums.get(i).subtract() ? "sub" : "add",
-            total(parts.get(i)));
+        CodeBlock total = total(parts.get(i), run);
+        run.addStatement("$N = $N.$L($L)", carried.get(i), carried.get(i), sums.get(i).subtract() ? "sub" : "add", total);
       }
+    }
+    if (guard == null) {
+      out.add(run.build());
+    } else {
+      out.beginControlFlow("if ($L)", guard).add(run.build()).endControlFlow();
+    }
+    for (int i = 0; i < l.carried().size(); i++) {
       vectors.put(l.carried().get(i).result(), CodeBlock.of("$N", carried.get(i)));
     }
   }
 
   /**
-   * Each lane's total of its sixteen partials in {@code parts}, in the tree of the runtime's
+   * Each lane's total of its sixteen partials in {@code parts}, written to {@code code}, in the tree of the runtime's
    * {@code UnorderedSums.total}: partial j and j + 8, then j and j + 4, j and j + 2, the two left.
    */
-  private CodeBlock total(String parts) {
+  private CodeBlock total(String parts, CodeBlock.Builder code) {
     List<String> level = new ArrayList<>();
     for (int j = 0; j < PartialSums.PARTS; j++) {
       String v = names.fresh("part");
-      out.addStatement("final $T $N = $T.fromArray($N, $N, $L * $N.length())", FLOAT_VECTOR, v, FLOAT_VECTOR, SPECIES, parts,
+      code.addStatement("final $T $N = $T.fromArray($N, $N, $L * $N.length())", FLOAT_VECTOR, v, FLOAT_VECTOR, SPECIES, parts,
           j, SPECIES);
       level.add(v);
     }
@@ -178,7 +182,7 @@ final class VectorBody {
       List<String> next = new ArrayList<>();
       for (int j = 0; j < half; j++) {
         String v = names.fresh("part");
-        out.addStatement("final $T $N = $N.add($N)", FLOAT_VECTOR, v, level.get(j), level.get(j + half));
+        code.addStatement("final $T $N = $N.add($N)", FLOAT_VECTOR, v, level.get(j), level.get(j + half));
         next.add(v);
       }
       level = next;
