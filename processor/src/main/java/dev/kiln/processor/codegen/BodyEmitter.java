@@ -1,6 +1,5 @@
 package dev.kiln.processor.codegen;
 
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Param;
@@ -291,8 +290,7 @@ public final class BodyEmitter {
       Stmt.Carried c = l.carried().get(i);
       if (sums.get(i) != null) {
         // (nothing else in the loop reads the sum: its partial may take the term before the others update)
-        current().code.addStatement("$N[($N - $N) & $L] += $L", parts.get(i), index, first, PartialSums.PARTS - 1,
-            expr(sums.get(i).term()));
+        current().code.add(sums.get(i).addTerm(parts.get(i), index, first, expr(sums.get(i).term())));
         nexts.add(null);
       } else if (c.next() == c.phi()) {
         nexts.add(null);
@@ -317,8 +315,7 @@ public final class BodyEmitter {
     CodeBlock.Builder run = CodeBlock.builder().add(loop);
     for (int i = 0; i < l.carried().size(); i++) {
       if (sums.get(i) != null) {
-        run.addStatement("$N = $N $L $T.total($N)", carriedNames.get(i), carriedNames.get(i),
-            sums.get(i).subtract() ? "-" : "+", UNORDERED_SUMS, parts.get(i));
+        run.add(sums.get(i).addTotal(carriedNames.get(i), parts.get(i)));
       }
     }
     if (guarded) {
@@ -330,9 +327,6 @@ public final class BodyEmitter {
       bind(l.carried().get(i).result(), carriedNames.get(i), outer);
     }
   }
-
-  /** The runtime's last step of a sum kept in partials. */
-  public static final ClassName UNORDERED_SUMS = ClassName.get("dev.kiln.runtime.cpu", "UnorderedSums");
 
   /**
    * Binds {@code e} in the current scope to a new local whose value is {@code value} applied to the

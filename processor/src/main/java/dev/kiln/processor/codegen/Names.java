@@ -1,5 +1,6 @@
 package dev.kiln.processor.codegen;
 
+import dev.kiln.processor.ir.OperatorIr;
 import java.util.HashSet;
 import java.util.Set;
 import javax.lang.model.SourceVersion;
@@ -10,6 +11,13 @@ public final class Names {
 
   public Names(Iterable<String> reserved) {
     reserved.forEach(used::add);
+  }
+
+  /** Names for a function that takes {@code op}'s parameters: theirs and {@code more} are taken. */
+  public static Names forParams(OperatorIr op, String... more) {
+    Names names = new Names(java.util.List.of(more));
+    op.params().forEach(p -> names.used.add(p.name()));
+    return names;
   }
 
   /** Reserves {@code name} exactly; it must be free. */

@@ -1,5 +1,7 @@
 package dev.kiln.processor.codegen;
 
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ScalarType;
@@ -27,8 +29,22 @@ public final class PartialSums {
   /** How many partial sums. */
   public static final int PARTS = 16;
 
+  /** The runtime class that combines the partials ({@code UnorderedSums.total}). */
+  public static final ClassName UNORDERED_SUMS = ClassName.get("dev.kiln.runtime.cpu", "UnorderedSums");
+
   /** A sum kept in partials: {@code term} is what one iteration adds, or subtracts when {@code subtract}. */
-  public record Sum(Stmt.Carried carried, Expr term, boolean subtract) {}
+  public record Sum(Stmt.Carried carried, Expr term, boolean subtract) {
+    /** The Java statement adding iteration {@code index}'s {@code term} to its partial in the array {@code parts}. */
+    public CodeBlock addTerm(String parts, String index, String first, CodeBlock term) {
+      return CodeBlock.builder().addStatement("$N[($N - $N) & $L] += $L", parts, index, first, PARTS - 1, term).build();
+    }
+
+    /** The Java statement adding (or subtracting) the total of the array {@code parts} to the sum {@code acc}. */
+    public CodeBlock addTotal(String acc, String parts) {
+      return CodeBlock.builder()
+          .addStatement("$N = $N $L $T.total($N)", acc, acc, subtract ? "-" : "+", UNORDERED_SUMS, parts).build();
+    }
+  }
 
   /** {@code c}'s sum as partials, or null where {@code c} keeps index order. */
   public static Sum of(Stmt.Loop l, Stmt.Carried c) {

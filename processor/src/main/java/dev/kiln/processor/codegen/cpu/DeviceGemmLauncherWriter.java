@@ -28,10 +28,7 @@ public final class DeviceGemmLauncherWriter {
    */
   public static MethodSpec write(Contraction c, KernelInfo epilogue, ClassName owner, ClassName kernels, String resourceBase) {
     OperatorIr op = c.op();
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    reserved.add(c.product().name());
-    Names names = new Names(reserved);
+    Names names = Names.forParams(op, c.product().name());
     String stream = names.fresh("stream");
     boolean allocates = c.direct() == null;
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())

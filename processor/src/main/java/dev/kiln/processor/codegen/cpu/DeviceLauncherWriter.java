@@ -53,9 +53,7 @@ public final class DeviceLauncherWriter {
   }
 
   private static MethodSpec grid(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    Names names = new Names(reserved);
+    Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -237,9 +235,7 @@ public final class DeviceLauncherWriter {
   }
 
   private static MethodSpec map(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    Names names = new Names(reserved);
+    Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     String out = names.fresh("out");
     String n = names.fresh("n");

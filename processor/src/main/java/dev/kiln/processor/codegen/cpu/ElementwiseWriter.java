@@ -56,9 +56,7 @@ public final class ElementwiseWriter {
 
   /** The map launcher in which the inputs whose bit is set in {@code scalars} are plain values. */
   private static MethodSpec map(OperatorIr op, ClassName owner, int scalars) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    Names names = new Names(reserved);
+    Names names = Names.forParams(op);
     String chunk = names.fresh("chunk");
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

@@ -67,10 +67,7 @@ final class SimdKernelWriter {
 
   /** Names for one SIMD method: its parameters' and the species field's are taken. */
   static Names names(OperatorIr op) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    reserved.add(SPECIES);
-    return new Names(reserved);
+    return Names.forParams(op, SPECIES);
   }
 
   /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */

@@ -7,7 +7,7 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.kiln.processor.codegen.BodyEmitter;
+import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.OperatorIr;
 import java.util.List;
 import javax.annotation.processing.Generated;
@@ -85,7 +85,7 @@ public final class SimdKernelsWriter {
         .addField(FieldSpec.builder(TypeName.INT, SimdKernelWriter.PARTIAL_VECTORS,
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
             .addJavadoc("Vectors that hold an any-order sum's sixteen partials (see {@code PartialSums}).\n")
-            .initializer("$T.vectors($N.length())", BodyEmitter.UNORDERED_SUMS, SimdKernelWriter.SPECIES).build())
+            .initializer("$T.vectors($N.length())", PartialSums.UNORDERED_SUMS, SimdKernelWriter.SPECIES).build())
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     vectorised.values().forEach(type::addMethods);
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

@@ -259,12 +259,14 @@ final class SimdLoops implements LoopLowering {
       step(l, outer, folds, carried, lanes, readBack, null, k, code);
       code.endControlFlow();
     }
+    // after m vectors, vector r of each sum holds the partials of vectors r + m, r + m + 4, ... (mod 1, 2 or 4)
+    String rounds = first == null ? null : names.fresh("rounds");
+    if (rounds != null) {
+      code.addStatement("final int $N = ($N - $N) / $N.length()", rounds, vectorEnd, first, SPECIES);
+    }
     for (SimdPlan.Fold f : folds) {
       Partial p = partial.get(f.carried());
       if (p != null) {
-        // after m vectors, vector r holds the partials of vectors r + m, r + m + 4, ... (mod 1, 2 or 4)
-        String rounds = names.fresh("rounds");
-        code.addStatement("final int $N = ($N - $N) / $N.length()", rounds, vectorEnd, first, SPECIES);
         code.beginControlFlow("if ($N == 1)", PARTIAL_VECTORS)
             .addStatement("$N.intoArray($N, 0)", p.vectors().get(0), p.parts())
             .nextControlFlow("else if ($N == 2)", PARTIAL_VECTORS);
@@ -301,8 +303,7 @@ final class SimdLoops implements LoopLowering {
     for (int i = 0; i < folds.size(); i++) {
       Partial p = partial.get(folds.get(i).carried());
       if (p != null) {
-        code.addStatement("$N = $N $L $T.total($N)", carried.get(i), carried.get(i), p.sum().subtract() ? "-" : "+",
-            BodyEmitter.UNORDERED_SUMS, p.parts());
+        code.add(p.sum().addTotal(carried.get(i), p.parts()));
       }
     }
     CodeBlock block = outline ? outline(l, emitter, code, folds, carried, captured, loName, hiName) : code.build();
@@ -450,7 +451,7 @@ final class SimdLoops implements LoopLowering {
             body.scalar(f.term()));
       } else if (partial.containsKey(f.carried())) {
         Partial p = partial.get(f.carried());
-        code.addStatement("$N[($N - $N) & $L] += $L", p.parts(), k, first, PartialSums.PARTS - 1, body.scalar(p.sum().term()));
+        code.add(p.sum().addTerm(p.parts(), k, first, body.scalar(p.sum().term())));
       } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
         CodeBlock term = body.scalar(f.term());
         String sym = f.op().javaSymbol();

@@ -67,9 +67,7 @@ final class TensorLauncherWriter {
    * default stream, or the CPU map; {@code onDevice}: whether it has a CUDA map kernel.
    */
   static MethodSpec writeMap(OperatorIr op, ClassName owner, boolean onDevice) {
-    List<String> reserved = new ArrayList<>();
-    op.params().forEach(p -> reserved.add(p.name()));
-    String out = new Names(reserved).fresh("out");
+    String out = Names.forParams(op).fresh("out");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .addJavadoc("Applies {@link $T#$L} to every element on {@code Kiln.device()}, with tensors in place of arrays: $L\n"
             + "An input of length 1 is broadcast. Each tensor is copied to that side only when its copy there is stale;\n"
