@@ -40,6 +40,30 @@ public final class NotDifferentiable {
     }
   }
 
+  /** Iteration k + 1's first store overwrites iteration k's second: that value reaches nothing. */
+  @Operator
+  public static void overlapping(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, 2 * N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        out[b * 2 * N + k] = x[b * N + k]; // note: KILN043 a worker may write an element of 'out' more than once
+        out[b * 2 * N + k + 1] = 2f * x[b * N + k];
+      }
+    }
+  }
+
+  /** The second loop overwrites what the first wrote. */
+  @Operator
+  public static void rewritten(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        out[b * N + k] = x[b * N + k] * x[b * N + k];
+      }
+      for (int k = 0; k < N; k++) {
+        out[b * N + k] = 3f * x[b * N + k]; // note: KILN043 a worker may write an element of 'out' more than once
+      }
+    }
+  }
+
   /** The second loop carrying 's' is a product; the note names 's' as the source does, not Kiln's 's_2'. */
   @Operator
   public static void secondLoop(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {

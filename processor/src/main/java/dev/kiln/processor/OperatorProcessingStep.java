@@ -235,7 +235,7 @@ final class OperatorProcessingStep {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
             OperatorIr cpuOp = cpuForms.getOrDefault(op.name(), op);
-            SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp);
+            SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp, reorderSums);
             simdVerdicts.put(op.name(), verdict.text()
                 + (reorderSums && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {

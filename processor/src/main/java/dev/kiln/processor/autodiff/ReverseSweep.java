@@ -80,7 +80,7 @@ final class ReverseSweep {
 
   /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
   List<Stmt> run() throws NotDifferentiable {
-    checkSingleWrites(op.body(), List.of(), new HashMap<>());
+    checkSingleWrites(op.body(), List.of(), new HashMap<>(), new HashMap<>());
     Context top = new Context(null, null, null);
     return sweep(top, op.body(), Map.of(), new LinkedHashMap<>());
   }
@@ -273,24 +273,57 @@ final class ReverseSweep {
    * Refuses outputs that a worker may overwrite with data-dependent effect: a store in a loop at an
    * index that does not move with every loop around it (each iteration overwrites the last, so
    * which value survives depends on the data), or stores of one array both inside and outside
-   * loops. Stores at one level to the same index are handled: the later one's guard wins.
+   * loops, or in two loops. Stores at one level to the same index are handled: the later one's
+   * guard wins.
    */
-  private void checkSingleWrites(List<Stmt> stmts, List<Stmt.Loop> around, Map<Param.Array, Integer> depthOf)
-      throws NotDifferentiable {
+  private void checkSingleWrites(List<Stmt> stmts, List<Stmt.Loop> around, Map<Param.Array, Integer> depthOf,
+      Map<Param.Array, Stmt.Loop> loopOf) throws NotDifferentiable {
     for (Stmt s : stmts) {
       if (s instanceof Stmt.Loop l) {
         List<Stmt.Loop> inner = new ArrayList<>(around);
         inner.add(l);
-        checkSingleWrites(l.body(), inner, depthOf);
+        checkSingleWrites(l.body(), inner, depthOf, loopOf);
+        checkDisjointStores(l);
       } else if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
         Integer before = depthOf.putIfAbsent(st.array(), around.size());
         if (before != null && before != around.size()) {
           throw overwritten(st);
         }
+        // stores of one array in two loops (one after the other): the later may overwrite what the
+        // earlier wrote, and Kiln does not prove which elements each loop writes
+        if (!around.isEmpty()) {
+          Stmt.Loop first = loopOf.putIfAbsent(st.array(), around.get(around.size() - 1));
+          if (first != null && first != around.get(around.size() - 1)) {
+            throw overwritten(st);
+          }
+        }
         for (Stmt.Loop l : around) {
           if (!Levels.dependsOn(st.index(), Set.of(l.index()), new HashMap<>())) {
             throw overwritten(st);
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * Refuses a loop's stores into one array at different indices unless each writes elements no
+   * other writes in any iteration ({@code y[k]} and {@code y[k + 1]}: iteration k + 1's first
+   * store overwrites iteration k's second, whose value then reaches nothing).
+   */
+  private void checkDisjointStores(Stmt.Loop l) throws NotDifferentiable {
+    Map<Param.Array, List<Expr>> at = new java.util.LinkedHashMap<>();
+    for (Stmt s : l.body()) {
+      if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
+        at.computeIfAbsent(st.array(), a -> new ArrayList<>()).add(st.index());
+      }
+    }
+    for (Stmt s : l.body()) {
+      if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
+        List<Expr> indices = at.get(st.array());
+        if (indices.stream().anyMatch(o -> o != st.index())
+            && !AffineAnalysis.wholeTripsApart(l, st.index(), indices)) {
+          throw overwritten(st);
         }
       }
     }

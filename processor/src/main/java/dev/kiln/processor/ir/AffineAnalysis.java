@@ -88,4 +88,36 @@ public final class AffineAnalysis {
     out.add(rest);
     return out;
   }
+
+  /**
+   * Whether the elements a store of {@code loop} at {@code index} writes are its own: every other
+   * index in {@code others} (where the loop's other stores into the same array write) differs from
+   * it by a constant, non-zero multiple of the loop's trip count ({@code (b + j) * N + k} for rows
+   * j, with k from 0 to N), so no store of any iteration of the loop writes them. An index
+   * identical to {@code index} (the same expression) is skipped.
+   */
+  public static boolean wholeTripsApart(Stmt.Loop loop, Expr index, List<Expr> others) {
+    Affine read = affine(index);
+    Affine lo = affine(loop.lo());
+    Affine hi = affine(loop.hi());
+    if (read == null || lo == null || hi == null || !lo.isConstant() || !hi.isConstant()) {
+      return false;
+    }
+    Poly trip = hi.constantPart().subtract(lo.constantPart());
+    for (Expr other : others) {
+      if (other == index) {
+        continue;
+      }
+      Affine o = affine(other);
+      if (o == null) {
+        return false;
+      }
+      Affine diff = read.subtract(o);
+      Poly times = diff.isConstant() ? diff.constantPart().divideExactly(trip) : null;
+      if (times == null || !times.isConstant() || times.constantTerm() == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

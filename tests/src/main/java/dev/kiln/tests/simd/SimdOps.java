@@ -214,6 +214,36 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * A loop whose two stores write overlapping elements of one row: element k + 1 is written by
+   * the second store in iteration k and by the first in iteration k + 1, so the first store's value
+   * must win, as in the scalar loop (a vector of iterations stored one store after the other
+   * would leave the second's).
+   */
+  @Operator
+  public static void overlappingStores(@Dim int B, @Dim int N, @Shape("B, N") float[] x,
+      @Out @Shape("B, 2 * N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        y[b * 2 * N + k] = x[b * N + k];
+        y[b * 2 * N + k + 1] = 2f * x[b * N + k];
+      }
+    }
+  }
+
+  /** A row written by one loop and then again by the next: the second loop's values are what y keeps. */
+  @Operator
+  public static void rewritten(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        y[b * N + k] = x[b * N + k] * x[b * N + k];
+      }
+      for (int k = 0; k < N; k++) {
+        y[b * N + k] = 3f * x[b * N + k];
+      }
+    }
+  }
+
   /** A loop that runs only for some rows, over part of the row, storing under a guard. */
   @Operator
   public static void partialRows(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B") float[] limit,

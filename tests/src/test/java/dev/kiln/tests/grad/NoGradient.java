@@ -45,5 +45,7 @@ final class NoGradient {
       Map.entry("SimdOps.columns", "a scan: the carried sum is stored in every iteration (KILN043)"),
       Map.entry("SimdOps.folds", "a carried product and differences with the carried value on the right (KILN043)"),
       Map.entry("SimdOps.intOutput", "integer result"),
-      Map.entry("SimdOps.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"));
+      Map.entry("SimdOps.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("SimdOps.overlappingStores", "iteration k + 1's first store overwrites iteration k's second (KILN043)"),
+      Map.entry("SimdOps.rewritten", "its second loop overwrites what its first wrote (KILN043)"));
 }

@@ -57,11 +57,15 @@ class SimdTest {
     }
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("columnScaled", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
-    expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time");
+    expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
+        + "1 loop adds its sums after its vectors, from the terms it stores or loads");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("guardedDivision", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
+    expected.put("rewritten", "yes, 2 of 2 sequential loops as vectors");
+    expected.put("overlappingStores", "no, neighbouring workers do not write neighbouring elements of y; "
+        + "its loops: a loop's stores into y may write one element in different iterations");
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
     expected.put("firstMax", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
     expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
@@ -94,7 +98,7 @@ class SimdTest {
         "functionsGrad_k0", "softmax", "softmax$rows$loop0", "weightedSoftmax",
         "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns", "firstMax",
         "softmaxGrad_k0", "columnFolds", "columnScaled", "columnScaledGrad_k0")), methods.toString());
-    for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum"}) {
+    for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum", "overlappingStores"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
   }
@@ -442,6 +446,33 @@ class SimdTest {
     SimdOpsKernels.functions(n, a, b, got, got2);
     assertArrayEquals(want, got);
     assertArrayEquals(want2, got2);
+  }
+
+  @ParameterizedTest(name = "B=3, N={0}")
+  @ValueSource(ints = {1, 17, 40})
+  void aRowWrittenTwiceKeepsTheSecondLoopsValues(int n) {
+    int rows = 3;
+    float[] x = data(78 + n, rows * n);
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOps.rewritten(rows, n, x, want);
+    SimdOpsKernels.rewritten(rows, n, x, got);
+    SimdOpsSimdKernels.rewritten(0, rows, rows, n, x, direct);
+    same("rewritten", want, got, direct);
+  }
+
+  /** Its loop has no vector form (it had one, and the vector kept the wrong store's value). */
+  @ParameterizedTest(name = "B=3, N={0}")
+  @ValueSource(ints = {2, 17, 40})
+  void overlappingStoresKeepTheScalarLoopsOrder(int n) {
+    int rows = 3;
+    float[] x = data(77 + n, rows * n);
+    float[] want = new float[rows * 2 * n];
+    float[] got = new float[rows * 2 * n];
+    SimdOps.overlappingStores(rows, n, x, want);
+    SimdOpsKernels.overlappingStores(rows, n, x, got);
+    assertArrayEquals(want, got, "overlappingStores: launcher (" + Simd.describe() + ") against the source");
   }
 
   private static void same(String what, float[] source, float[] launcher, float[] simd) {

@@ -45,9 +45,12 @@ public final class SimdKernelsWriter {
         l -> SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(SimdLoops::reorderable));
   }
 
-  /** Whether and how {@code op} has a SIMD form (see {@link SimdPlan}). */
-  public static SimdPlan.Verdict judge(OperatorIr op) {
-    return SimdPlan.judge(op);
+  /**
+   * Whether and how {@code op} has a SIMD form (see {@link SimdPlan}), its sums reordered per lane
+   * when {@code reorderSums}.
+   */
+  public static SimdPlan.Verdict judge(OperatorIr op, boolean reorderSums) {
+    return SimdPlan.judge(op, reorderSums);
   }
 
   /**

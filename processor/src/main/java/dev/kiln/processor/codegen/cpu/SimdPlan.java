@@ -13,6 +13,7 @@ import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.UnaryOp;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.HashMap;
@@ -177,7 +178,7 @@ public final class SimdPlan {
    * the scalar kernel's set-up (accumulations into {@code @Reduce} outputs), a SIMD form that runs
    * each worker as the scalar kernel does with those loops as vectors.
    */
-  public static Verdict judge(OperatorIr op) {
+  public static Verdict judge(OperatorIr op, boolean reorderSums) {
     String lanes = refusal(op);
     if (lanes == null) {
       return new Verdict(true, false, "yes, neighbouring workers as lanes"
@@ -204,10 +205,15 @@ public final class SimdPlan {
       return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
     }
     CallStash.Stashed stashed = CallStash.applyAll(op);
+    OperatorIr jammed = RowJam.jam(stashed.op());
+    long after = innermostLoops((jammed != null ? jammed : stashed.op()).body()).stream()
+        .filter(l -> loopRefusal(l) == null && SimdLoops.readsTermsAfter(l, reorderSums)).count();
     return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
         + (firstWhy == null ? "" : " (not: " + firstWhy + ")")
         + stashed.notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
-        + (RowJam.jam(stashed.op()) != null ? ", " + RowJam.ROWS + " rows at a time" : ""));
+        + (jammed != null ? ", " + RowJam.ROWS + " rows at a time" : "")
+        + (after == 0 ? "" : ", " + after + (after == 1 ? " loop adds" : " loops add")
+            + " its sums after its vectors, from the terms it stores or loads"));
   }
 
   /** Whether any statement accumulates; collects the loops that hold no loop. */
@@ -322,6 +328,17 @@ public final class SimdPlan {
       plan.stored.add(store.array());
       plan.storedAt.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
     }
+    // Stores into one array at different indices must never write the same element: a vector of
+    // iterations runs each store for all its lanes in turn, so where iteration k's second store and
+    // iteration k + 1's first wrote one element, the vector would keep the second's value and the
+    // scalar loop the first's.
+    for (Map.Entry<Param.Array, List<Expr>> e : plan.storedAt.entrySet()) {
+      for (Expr index : e.getValue()) {
+        if (e.getValue().stream().anyMatch(other -> other != index) && !AffineAnalysis.wholeTripsApart(l, index, e.getValue())) {
+          return "a loop's stores into " + e.getKey().name() + " may write one element in different iterations";
+        }
+      }
+    }
     List<Expr> phis = new ArrayList<>();
     for (Stmt.Carried c : l.carried()) {
       Fold f = fold(c);
@@ -412,28 +429,110 @@ public final class SimdPlan {
     if (loop == null || at == null || !at.contains(load.index()) || !isTrue(load.guard())) {
       return false;
     }
-    Affine read = AffineAnalysis.affine(load.index());
-    Affine lo = AffineAnalysis.affine(loop.lo());
-    Affine hi = AffineAnalysis.affine(loop.hi());
-    if (read == null || lo == null || hi == null || !lo.isConstant() || !hi.isConstant()) {
-      return false;
+    return AffineAnalysis.wholeTripsApart(loop, load.index(), at);
+  }
+
+  /**
+   * For each fold of an accepted loop, the store whose value is the fold's term, where the loop
+   * can add the terms after its vectors by reading them back from that array: a store with no
+   * guard, at the loop's unit-stride index, whose elements no other store of the loop writes
+   * ({@link AffineAnalysis#wholeTripsApart}); null elsewhere.
+   */
+  static List<Stmt.Store> storedTerms(Stmt.Loop l, List<Fold> folds) {
+    java.util.Map<Param.Array, List<Expr>> at = new java.util.HashMap<>();
+    for (Stmt s : l.body()) {
+      Stmt.Store store = (Stmt.Store) s;
+      at.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
     }
-    Poly trip = hi.constantPart().subtract(lo.constantPart());
-    for (Expr other : at) {
-      if (other == load.index()) {
-        continue;
+    List<Stmt.Store> out = new ArrayList<>();
+    for (Fold f : folds) {
+      Stmt.Store found = null;
+      for (Stmt s : l.body()) {
+        Stmt.Store store = (Stmt.Store) s;
+        if (f.kind() == FoldKind.IN_ORDER && store.value() == f.term() && isTrue(store.guard())
+            && Collections.frequency(at.get(store.array()), store.index()) == 1
+            && AffineAnalysis.wholeTripsApart(l, store.index(), at.get(store.array()))) {
+          found = store;
+          break;
+        }
       }
-      Affine o = AffineAnalysis.affine(other);
-      if (o == null) {
-        return false;
+      out.add(found);
+    }
+    return out;
+  }
+
+  /**
+   * The stores of an accepted loop in groups that share no computation (no expression but
+   * variables, constants and scalar parameters), in the body's order: each group can run as a loop of its own,
+   * one after the other, with the same results, when the loop reads no array it writes and no
+   * two groups write the same elements (checked here: a group's store into an array another group
+   * writes must write its own elements, {@link AffineAnalysis#wholeTripsApart}). A single group where they cannot be split.
+   */
+  static List<List<Stmt>> independentStores(Stmt.Loop l) {
+    List<Stmt> body = l.body();
+    java.util.Map<Param.Array, List<Expr>> at = new java.util.HashMap<>();
+    for (Stmt s : body) {
+      Stmt.Store store = (Stmt.Store) s;
+      at.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
+    }
+    int[] group = new int[body.size()];
+    java.util.Map<Expr, Integer> owner = new java.util.HashMap<>();
+    for (int i = 0; i < body.size(); i++) {
+      group[i] = i;
+      Stmt.Store store = (Stmt.Store) body.get(i);
+      if (!AffineAnalysis.wholeTripsApart(l, store.index(), at.get(store.array()))
+          || Collections.frequency(at.get(store.array()), store.index()) != 1) {
+        return List.of(body);
       }
-      Affine diff = read.subtract(o);
-      Poly times = diff.isConstant() ? diff.constantPart().divideExactly(trip) : null;
-      if (times == null || !times.isConstant() || times.constantTerm() == 0) {
-        return false;
+      java.util.Deque<Expr> work = new java.util.ArrayDeque<>();
+      for (Expr root : new Expr[] {store.index(), store.value(), store.guard()}) {
+        if (root != null) {
+          work.push(root);
+        }
+      }
+      Set<Expr> seen = new HashSet<>();
+      while (!work.isEmpty()) {
+        Expr e = work.pop();
+        if (!seen.add(e)) {
+          continue;
+        }
+        if (e instanceof Expr.Load load && at.containsKey(load.array())) {
+          return List.of(body);
+        }
+        for (Expr o : e.operands()) {
+          if (o != null) {
+            work.push(o);
+          }
+        }
+        if (e.operands().isEmpty()) {
+          continue; // a variable, a constant, a scalar parameter
+        }
+        Integer other = owner.putIfAbsent(e, i);
+        if (other != null) {
+          union(group, other, i);
+        }
       }
     }
-    return true;
+    java.util.Map<Integer, List<Stmt>> groups = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < body.size(); i++) {
+      groups.computeIfAbsent(find(group, i), g -> new ArrayList<>()).add(body.get(i));
+    }
+    return List.copyOf(groups.values());
+  }
+
+  private static int find(int[] group, int i) {
+    while (group[i] != i) {
+      i = group[i];
+    }
+    return i;
+  }
+
+  private static void union(int[] group, int a, int b) {
+    int ra = find(group, a);
+    int rb = find(group, b);
+    if (ra != rb) {
+      group[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
   }
 
   private String checkScalar(Expr e) {

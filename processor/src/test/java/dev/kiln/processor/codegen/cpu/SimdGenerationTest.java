@@ -148,7 +148,8 @@ class SimdGenerationTest {
     assertThat(c).succeeded();
     String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/RowOps.ir.txt");
     assertThat(listing).contains(
-        "simd softmax: yes, 2 of 2 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time\n");
+        "simd softmax: yes, 2 of 2 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
+            + "1 loop adds its sums after its vectors, from the terms it stores or loads\n");
     assertThat(listing).contains("simd guardedStore: yes, 2 of 2 sequential loops as vectors, 4 rows at a time\n");
     assertThat(listing).contains("simd otherRange: yes, 2 of 2 sequential loops as vectors, 4 rows at a time\n");
     assertThat(listing).contains("simd triangle: yes, 1 of 1 sequential loops as vectors\n");
@@ -156,5 +157,7 @@ class SimdGenerationTest {
     // the sum loop stores each exp into y; the output loop reads it back and divides
     assertThat(simd).contains("y, ");
     assertThat(simd).containsMatch("FloatVector [a-z0-9_]+ = FloatVector.fromArray\\(SPECIES, y, ");
+    // the sum loop's vectors store each row's exps; the rows' sums then read them back, in index order
+    assertThat(simd).containsMatch("(s[a-z0-9_]*) = \\1 \\+ y\\[");
   }
 }
