@@ -51,6 +51,28 @@ public final class NotDifferentiable {
     }
   }
 
+  /** Both stores step by 2, N apart: for even N they meet (k and k' + N / 2). */
+  @Operator
+  public static void stridedPair(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, 4 * N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        out[b * 4 * N + 2 * k] = x[b * N + k]; // note: KILN043 a worker may write an element of 'out' more than once
+        out[b * 4 * N + 2 * k + N] = 2f * x[b * N + k];
+      }
+    }
+  }
+
+  /** Both stores step by 2, 2N apart: each writes its own elements, and the gradient is derived. */
+  @Operator
+  public static void stridedHalves(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, 4 * N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        out[b * 4 * N + 2 * k] = x[b * N + k];
+        out[b * 4 * N + 2 * k + 2 * N] = 2f * x[b * N + k];
+      }
+    }
+  }
+
   /** The second loop overwrites what the first wrote. */
   @Operator
   public static void rewritten(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {

@@ -90,11 +90,13 @@ public final class AffineAnalysis {
   }
 
   /**
-   * Whether the elements a store of {@code loop} at {@code index} writes are its own: every other
-   * index in {@code others} (where the loop's other stores into the same array write) differs from
-   * it by a constant, non-zero multiple of the loop's trip count ({@code (b + j) * N + k} for rows
-   * j, with k from 0 to N), so no store of any iteration of the loop writes them. An index
-   * identical to {@code index} (the same expression) is skipped.
+   * Whether the elements a store of {@code loop} at {@code index} writes are its own within one run
+   * of the loop: every other index in {@code others} (where the loop's other stores into the same
+   * array write) differs from it by a constant, non-zero multiple of what the index covers, its
+   * step in the loop's variable times the loop's trip count ({@code (b + j) * N + k} for rows j,
+   * with k from 0 to N; {@code 2k} and {@code 2k + 2N}), so no store of any iteration of the loop
+   * writes them. An index identical to {@code index} (the same expression) is skipped. Says
+   * nothing of the loops around it.
    */
   public static boolean wholeTripsApart(Stmt.Loop loop, Expr index, List<Expr> others) {
     Affine read = affine(index);
@@ -103,7 +105,11 @@ public final class AffineAnalysis {
     if (read == null || lo == null || hi == null || !lo.isConstant() || !hi.isConstant()) {
       return false;
     }
-    Poly trip = hi.constantPart().subtract(lo.constantPart());
+    Poly step = read.coefficient(loop.index().name());
+    if (step.isZero()) {
+      return false;
+    }
+    Poly trip = hi.constantPart().subtract(lo.constantPart()).multiply(step);
     for (Expr other : others) {
       if (other == index) {
         continue;
