@@ -73,6 +73,18 @@ public final class NotDifferentiable {
     }
   }
 
+  /** One store in two loops: i = 1, k and i = 0, k + 1 write the same element. */
+  @Operator
+  public static void shifted(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, 2 * N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < N; k++) {
+          out[b * 2 * N + i + k] = x[b * N + k] * (i + 1); // note: KILN043 a worker may write an element of 'out' more than once
+        }
+      }
+    }
+  }
+
   /** The second loop overwrites what the first wrote. */
   @Operator
   public static void rewritten(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {

@@ -1,5 +1,8 @@
 package dev.kiln.processor.autodiff;
 
+import dev.kiln.processor.check.IndexTerms;
+import dev.kiln.processor.check.Injectivity;
+import dev.kiln.processor.check.Term;
 import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
@@ -302,6 +305,9 @@ final class ReverseSweep {
             throw overwritten(st);
           }
         }
+        if (!around.isEmpty()) {
+          onceEachIteration(st, around);
+        }
       }
     }
   }
@@ -326,6 +332,41 @@ final class ReverseSweep {
           throw overwritten(st);
         }
       }
+    }
+  }
+
+  /**
+   * Refuses {@code st} unless its index, within one worker, differs between every two iterations
+   * of the loops around it: the part of the index in those loops' variables is provably injective over
+   * their ranges ({@code y[b * 2N + i + k]} for i in [0, 2) and k in [0, N) is not: i = 1, k and
+   * i = 0, k + 1 meet).
+   */
+  private void onceEachIteration(Stmt.Store st, List<Stmt.Loop> around) throws NotDifferentiable {
+    Affine index = AffineAnalysis.affine(st.index());
+    if (index == null) {
+      throw overwritten(st);
+    }
+    Map<String, Poly[]> ranges = new HashMap<>();
+    Set<String> loops = new java.util.HashSet<>();
+    for (Stmt.Loop l : around) {
+      IndexTerms.addLoopRange(l, ranges);
+      loops.add(l.index().name());
+      if (!ranges.containsKey(l.index().name())) {
+        throw new NotDifferentiable("'" + st.array().name() + "' is written in a loop whose bounds depend on the"
+            + " worker; Kiln differentiates writes in loops whose bounds are sizes or constants", l.origin());
+      }
+    }
+    Affine local = Affine.constant(Poly.ZERO);
+    for (Map.Entry<String, Poly> c : index.coefficients().entrySet()) {
+      if (loops.contains(c.getKey())) {
+        local = local.add(Affine.variable(c.getKey()).scale(c.getValue()));
+      }
+    }
+    Set<String> dims = new java.util.HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    List<Term> terms = IndexTerms.of(local, ranges, loops, dims);
+    if (terms == null || !Injectivity.provable(terms, dims)) {
+      throw overwritten(st);
     }
   }
 
