@@ -292,20 +292,18 @@ final class ReverseSweep {
         if (before != null && before != around.size()) {
           throw overwritten(st);
         }
-        // stores of one array in two loops (one after the other): the later may overwrite what the
-        // earlier wrote, and Kiln does not prove which elements each loop writes
-        if (!around.isEmpty()) {
-          Stmt.Loop first = loopOf.putIfAbsent(st.array(), around.get(around.size() - 1));
-          if (first != null && first != around.get(around.size() - 1)) {
-            throw overwritten(st);
-          }
-        }
         for (Stmt.Loop l : around) {
           if (!Levels.dependsOn(st.index(), Set.of(l.index()), new HashMap<>())) {
             throw overwritten(st);
           }
         }
         if (!around.isEmpty()) {
+          // stores of one array in two loops (one after the other): the later may overwrite what
+          // the earlier wrote, and Kiln does not prove which elements each loop writes
+          Stmt.Loop first = loopOf.putIfAbsent(st.array(), around.get(around.size() - 1));
+          if (first != null && first != around.get(around.size() - 1)) {
+            throw overwritten(st);
+          }
           onceEachIteration(st, around);
         }
       }
@@ -325,12 +323,8 @@ final class ReverseSweep {
       }
     }
     for (Stmt s : l.body()) {
-      if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
-        List<Expr> indices = at.get(st.array());
-        if (indices.stream().anyMatch(o -> o != st.index())
-            && !AffineAnalysis.wholeTripsApart(l, st.index(), indices)) {
-          throw overwritten(st);
-        }
+      if (s instanceof Stmt.Store st && upstream.containsKey(st.array()) && !AffineAnalysis.storesApart(l, at.get(st.array()))) {
+        throw overwritten(st);
       }
     }
   }

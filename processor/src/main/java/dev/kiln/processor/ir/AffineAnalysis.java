@@ -126,4 +126,17 @@ public final class AffineAnalysis {
     }
     return true;
   }
+
+  /**
+   * Whether a loop's stores into one array, at {@code indices}, never write one element from two
+   * of them: every index that differs from another is {@link #wholeTripsApart} from all of them.
+   */
+  public static boolean storesApart(Stmt.Loop loop, List<Expr> indices) {
+    for (Expr index : indices) {
+      if (indices.stream().anyMatch(other -> other != index) && !wholeTripsApart(loop, index, indices)) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

@@ -202,7 +202,7 @@ final class SimdLoops implements LoopLowering {
     // at a time, which C2 compiles to faster code than four rows' side by side); then the terms
     // read back and added in index order, the folds' chains side by side; then the last iterations.
     // The same terms added in the same order, so the same floats (softmax forward 16% faster).
-    boolean readAfter = readsTermsAfter(l, reorderSums);
+    boolean readAfter = readsTermsAfter(l, folds, readBack, storedTerms, reorderSums);
     // Blocks only where the loop only folds, with no exp and the like: beside stores and heavier
     // math, adding each vector's terms in the loop overlaps with the next vectors' work (softmax's
     // sum and its gradient's loops ran 10-20% slower blocked; layer norm's sums 15% faster).
@@ -404,11 +404,15 @@ final class SimdLoops implements LoopLowering {
    */
   static boolean readsTermsAfter(Stmt.Loop l, boolean reorderSums) {
     List<SimdPlan.Fold> folds = SimdPlan.folds(l);
+    return readsTermsAfter(l, folds, readBack(l, folds), SimdPlan.storedTerms(l, folds), reorderSums);
+  }
+
+  /** {@link #readsTermsAfter(Stmt.Loop, boolean)} given {@code l}'s folds and where their terms can be read back. */
+  private static boolean readsTermsAfter(Stmt.Loop l, List<SimdPlan.Fold> folds, List<Expr.Load> readBack,
+      List<Stmt.Store> stored, boolean reorderSums) {
     if (l.body().isEmpty() || folds.isEmpty()) {
       return false;
     }
-    List<Expr.Load> readBack = readBack(l, folds);
-    List<Stmt.Store> stored = SimdPlan.storedTerms(l, folds);
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
       if (f.kind() != SimdPlan.FoldKind.IN_ORDER || (reorderSums && reorderable(f)) || PartialSums.of(l, f.carried()) != null

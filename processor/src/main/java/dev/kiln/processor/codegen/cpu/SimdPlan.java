@@ -333,10 +333,8 @@ public final class SimdPlan {
     // iteration k + 1's first wrote one element, the vector would keep the second's value and the
     // scalar loop the first's.
     for (Map.Entry<Param.Array, List<Expr>> e : plan.storedAt.entrySet()) {
-      for (Expr index : e.getValue()) {
-        if (e.getValue().stream().anyMatch(other -> other != index) && !AffineAnalysis.wholeTripsApart(l, index, e.getValue())) {
-          return "a loop's stores into " + e.getKey().name() + " may write one element in different iterations";
-        }
+      if (!AffineAnalysis.storesApart(l, e.getValue())) {
+        return "a loop's stores into " + e.getKey().name() + " may write one element in different iterations";
       }
     }
     List<Expr> phis = new ArrayList<>();
@@ -439,19 +437,14 @@ public final class SimdPlan {
    * ({@link AffineAnalysis#wholeTripsApart}); null elsewhere.
    */
   static List<Stmt.Store> storedTerms(Stmt.Loop l, List<Fold> folds) {
-    java.util.Map<Param.Array, List<Expr>> at = new java.util.HashMap<>();
-    for (Stmt s : l.body()) {
-      Stmt.Store store = (Stmt.Store) s;
-      at.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
-    }
+    Map<Param.Array, List<Expr>> at = storedIndices(l);
     List<Stmt.Store> out = new ArrayList<>();
     for (Fold f : folds) {
       Stmt.Store found = null;
       for (Stmt s : l.body()) {
         Stmt.Store store = (Stmt.Store) s;
         if (f.kind() == FoldKind.IN_ORDER && store.value() == f.term() && isTrue(store.guard())
-            && Collections.frequency(at.get(store.array()), store.index()) == 1
-            && AffineAnalysis.wholeTripsApart(l, store.index(), at.get(store.array()))) {
+            && writesOwnElements(l, store, at)) {
           found = store;
           break;
         }
@@ -470,18 +463,13 @@ public final class SimdPlan {
    */
   static List<List<Stmt>> independentStores(Stmt.Loop l) {
     List<Stmt> body = l.body();
-    java.util.Map<Param.Array, List<Expr>> at = new java.util.HashMap<>();
-    for (Stmt s : body) {
-      Stmt.Store store = (Stmt.Store) s;
-      at.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
-    }
+    Map<Param.Array, List<Expr>> at = storedIndices(l);
     int[] group = new int[body.size()];
-    java.util.Map<Expr, Integer> owner = new java.util.HashMap<>();
+    Map<Expr, Integer> owner = new HashMap<>();
     for (int i = 0; i < body.size(); i++) {
       group[i] = i;
       Stmt.Store store = (Stmt.Store) body.get(i);
-      if (!AffineAnalysis.wholeTripsApart(l, store.index(), at.get(store.array()))
-          || Collections.frequency(at.get(store.array()), store.index()) != 1) {
+      if (!writesOwnElements(l, store, at)) {
         return List.of(body);
       }
       java.util.Deque<Expr> work = new java.util.ArrayDeque<>();
@@ -513,11 +501,31 @@ public final class SimdPlan {
         }
       }
     }
-    java.util.Map<Integer, List<Stmt>> groups = new java.util.LinkedHashMap<>();
+    Map<Integer, List<Stmt>> groups = new java.util.LinkedHashMap<>();
     for (int i = 0; i < body.size(); i++) {
       groups.computeIfAbsent(find(group, i), g -> new ArrayList<>()).add(body.get(i));
     }
     return List.copyOf(groups.values());
+  }
+
+  /** The indices at which an accepted loop's stores write each array, in the body's order. */
+  private static Map<Param.Array, List<Expr>> storedIndices(Stmt.Loop l) {
+    Map<Param.Array, List<Expr>> at = new HashMap<>();
+    for (Stmt s : l.body()) {
+      Stmt.Store store = (Stmt.Store) s;
+      at.computeIfAbsent(store.array(), a -> new ArrayList<>()).add(store.index());
+    }
+    return at;
+  }
+
+  /**
+   * Whether no other store of the loop writes {@code store}'s elements: no other store at its
+   * index, every other index a whole trip away ({@code at}: {@link #storedIndices}).
+   */
+  private static boolean writesOwnElements(Stmt.Loop l, Stmt.Store store, Map<Param.Array, List<Expr>> at) {
+    List<Expr> indices = at.get(store.array());
+    return Collections.frequency(indices, store.index()) == 1
+        && AffineAnalysis.wholeTripsApart(l, store.index(), indices);
   }
 
   private static int find(int[] group, int i) {
