@@ -85,6 +85,22 @@ public final class NotDifferentiable {
     }
   }
 
+  /**
+   * Two stores H apart inside a loop over j whose rows are H apart: j + 1's first store overwrites
+   * j's second (the inner loop alone keeps them apart).
+   */
+  @Operator
+  public static void acrossOuter(@Dim int B, @Dim int H, @Shape("B, H") float[] x, @Out @Shape("B, 3 * H") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int j = 0; j < 2; j++) {
+        for (int k = 0; k < H; k++) {
+          out[b * 3 * H + j * H + k] = x[b * H + k] * (j + 1); // note: KILN043 a worker may write an element of 'out' more than once
+          out[b * 3 * H + j * H + H + k] = 2f * x[b * H + k];
+        }
+      }
+    }
+  }
+
   /** The second loop overwrites what the first wrote. */
   @Operator
   public static void rewritten(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {

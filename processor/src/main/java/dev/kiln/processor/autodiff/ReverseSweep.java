@@ -281,12 +281,12 @@ final class ReverseSweep {
    */
   private void checkSingleWrites(List<Stmt> stmts, List<Stmt.Loop> around, Map<Param.Array, Integer> depthOf,
       Map<Param.Array, Stmt.Loop> loopOf) throws NotDifferentiable {
+    checkStoresApart(stmts, around);
     for (Stmt s : stmts) {
       if (s instanceof Stmt.Loop l) {
         List<Stmt.Loop> inner = new ArrayList<>(around);
         inner.add(l);
         checkSingleWrites(l.body(), inner, depthOf, loopOf);
-        checkDisjointStores(l);
       } else if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
         Integer before = depthOf.putIfAbsent(st.array(), around.size());
         if (before != null && before != around.size()) {
@@ -311,22 +311,59 @@ final class ReverseSweep {
   }
 
   /**
-   * Refuses a loop's stores into one array at different indices unless each writes elements no
-   * other writes in any iteration ({@code y[k]} and {@code y[k + 1]}: iteration k + 1's first
-   * store overwrites iteration k's second, whose value then reaches nothing).
+   * Refuses two stores into one array at different indices in {@code stmts} (the body of the
+   * innermost of {@code around}, or the worker's own statements) unless no element is written by
+   * both in any iterations of the loops around them: their indices must differ by a constant
+   * {@code d} (no loop variable), and the index of the first, with a made-up variable {@code s} in
+   * [0, 2) adding {@code s * d}, must be provably injective over the loops and {@code s} ({@code
+   * y[2k]} and {@code y[2k + 1]} keep apart; {@code y[jH + k]} and {@code y[jH + H + k]} under a
+   * loop over j do not: j + 1's first store overwrites j's second, whose value then reaches nothing).
    */
-  private void checkDisjointStores(Stmt.Loop l) throws NotDifferentiable {
-    Map<Param.Array, List<Expr>> at = new java.util.LinkedHashMap<>();
-    for (Stmt s : l.body()) {
+  private void checkStoresApart(List<Stmt> stmts, List<Stmt.Loop> around) throws NotDifferentiable {
+    Map<Param.Array, List<Stmt.Store>> byArray = new java.util.LinkedHashMap<>();
+    for (Stmt s : stmts) {
       if (s instanceof Stmt.Store st && upstream.containsKey(st.array())) {
-        at.computeIfAbsent(st.array(), a -> new ArrayList<>()).add(st.index());
+        List<Stmt.Store> stores = byArray.computeIfAbsent(st.array(), a -> new ArrayList<>());
+        if (stores.stream().noneMatch(other -> other.index().equals(st.index()))) {
+          stores.add(st);
+        }
       }
     }
-    for (Stmt s : l.body()) {
-      if (s instanceof Stmt.Store st && upstream.containsKey(st.array()) && !AffineAnalysis.storesApart(l, at.get(st.array()))) {
-        throw overwritten(st);
+    Map<String, Poly[]> ranges = null;
+    for (List<Stmt.Store> stores : byArray.values()) {
+      for (int j = 1; j < stores.size(); j++) {
+        if (ranges == null) {
+          ranges = loopRanges(stores.get(j), around);
+        }
+        for (int i = 0; i < j; i++) {
+          if (!apart(stores.get(i), stores.get(j), around, ranges)) {
+            throw storesMeet(stores.get(i));
+          }
+        }
       }
     }
+  }
+
+  private static final String STORE_CHOICE = "$store";
+
+  private boolean apart(Stmt.Store first, Stmt.Store second, List<Stmt.Loop> around, Map<String, Poly[]> ranges) {
+    Affine a = AffineAnalysis.affine(first.index());
+    Affine b = AffineAnalysis.affine(second.index());
+    if (a == null || b == null) {
+      return false;
+    }
+    Affine diff = b.subtract(a);
+    Set<String> dims = dimNames();
+    if (!diff.isConstant() || IndexTerms.magnitude(diff.constantPart(), dims) == null) {
+      return false;
+    }
+    Set<String> vars = loopNames(around);
+    vars.add(STORE_CHOICE);
+    Map<String, Poly[]> withChoice = new HashMap<>(ranges);
+    withChoice.put(STORE_CHOICE, new Poly[] {Poly.ZERO, Poly.constant(2)});
+    Affine both = localPart(a, vars).add(Affine.variable(STORE_CHOICE).scale(diff.constantPart()));
+    List<Term> terms = IndexTerms.of(both, withChoice, vars, dims);
+    return terms != null && Injectivity.provable(terms, dims);
   }
 
   /**
@@ -340,28 +377,56 @@ final class ReverseSweep {
     if (index == null) {
       throw overwritten(st);
     }
+    Map<String, Poly[]> ranges = loopRanges(st, around);
+    Set<String> loops = loopNames(around);
+    Set<String> dims = dimNames();
+    List<Term> terms = IndexTerms.of(localPart(index, loops), ranges, loops, dims);
+    if (terms == null || !Injectivity.provable(terms, dims)) {
+      throw overwritten(st);
+    }
+  }
+
+  /** The ranges of the loops around a store; refuses a loop whose bounds depend on the worker. */
+  private static Map<String, Poly[]> loopRanges(Stmt.Store st, List<Stmt.Loop> around) throws NotDifferentiable {
     Map<String, Poly[]> ranges = new HashMap<>();
-    Set<String> loops = new java.util.HashSet<>();
     for (Stmt.Loop l : around) {
       IndexTerms.addLoopRange(l, ranges);
-      loops.add(l.index().name());
       if (!ranges.containsKey(l.index().name())) {
         throw new NotDifferentiable("'" + st.array().name() + "' is written in a loop whose bounds depend on the"
             + " worker; Kiln differentiates writes in loops whose bounds are sizes or constants", l.origin());
       }
     }
+    return ranges;
+  }
+
+  private static Set<String> loopNames(List<Stmt.Loop> around) {
+    Set<String> names = new java.util.HashSet<>();
+    around.forEach(l -> names.add(l.index().name()));
+    return names;
+  }
+
+  private Set<String> dimNames() {
+    Set<String> dims = new java.util.HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    return dims;
+  }
+
+  /** The part of {@code index} in {@code vars}: what changes from one iteration to another within a worker. */
+  private static Affine localPart(Affine index, Set<String> vars) {
     Affine local = Affine.constant(Poly.ZERO);
     for (Map.Entry<String, Poly> c : index.coefficients().entrySet()) {
-      if (loops.contains(c.getKey())) {
+      if (vars.contains(c.getKey())) {
         local = local.add(Affine.variable(c.getKey()).scale(c.getValue()));
       }
     }
-    Set<String> dims = new java.util.HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
-    List<Term> terms = IndexTerms.of(local, ranges, loops, dims);
-    if (terms == null || !Injectivity.provable(terms, dims)) {
-      throw overwritten(st);
-    }
+    return local;
+  }
+
+  private static NotDifferentiable storesMeet(Stmt.Store st) {
+    return new NotDifferentiable("a worker may write an element of '" + st.array().name() + "' more than once: this"
+        + " store and a later one into '" + st.array().name() + "' may write one element (in different iterations"
+        + " of the loops around them, or for some sizes), and the later overwrites the earlier; Kiln differentiates"
+        + " operators whose workers write each output element once", st.origin());
   }
 
   private static NotDifferentiable overwritten(Stmt.Store st) {

@@ -404,4 +404,35 @@ public final class Gradients {
     transpose(N, N, a, t);
     add(nn, a, t, out);
   }
+
+  /**
+   * Even and odd elements written by two stores of one loop, each element once: the gradient is
+   * derived (the stores' indices, 2k and 2k + 1, never meet).
+   */
+  @Operator
+  public static void evenOdd(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, 2 * N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        out[b * 2 * N + 2 * k] = x[b * N + k] * x[b * N + k];
+        out[b * 2 * N + 2 * k + 1] = tanh(x[b * N + k]);
+      }
+    }
+  }
+
+  /**
+   * Rows j of width 2W, each the pair of halves two stores write, under a loop over j: the halves
+   * interleave and never meet, so the gradient is derived.
+   */
+  @Operator
+  public static void interleavedHalves(@Dim int B, @Dim int W, @Shape("B, 2, W") float[] x,
+      @Out @Shape("B, 4 * W") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int j = 0; j < 2; j++) {
+        for (int k = 0; k < W; k++) {
+          out[b * 4 * W + j * 2 * W + k] = x[b * 2 * W + j * W + k] * (j + 1);
+          out[b * 4 * W + j * 2 * W + W + k] = sigmoid(x[b * 2 * W + j * W + k]);
+        }
+      }
+    }
+  }
 }
