@@ -14,6 +14,9 @@ import dev.kiln.processor.ir.MathFn;
  * as statements in the kernel itself, bit for bit: the operations of {@code dev.kiln.FloatMath} in
  * the same order (a fused multiply-add where it calls {@code Math.fma}, both correctly rounded; every
  * other multiply and add rounded on its own), its branches computed on every lane and chosen by blends.
+ * A NaN argument gives a NaN (not necessarily the argument's own bits, which {@code FloatMath}
+ * returns): the comparisons that choose a branch are written so that NaN fails them all and the
+ * chosen branch's arithmetic carries the NaN through, with no blend of its own.
  *
  * <p>Why in the kernel and not calls to a runtime library: C2 stops inlining ordinary methods once
  * a compilation passes its node budget (the Vector API's own methods are force-inlined and do not
@@ -89,9 +92,9 @@ final class VectorMathCode {
         VECTOR_OPERATORS);
     String e = vec("exp", "$N.mul($N).mul($N)", p, scale1, scale2);
     e = vec("exp", "$N.blend(0f, $N.lt(-103.972084045410156f))", e, x);
-    e = vec("exp", "$N.blend($T.POSITIVE_INFINITY, $N.compare($T.GT, 88.72283935546875f))", e, Float.class, x,
+    // a NaN lane fails both comparisons and stays NaN through the polynomial and the scaling
+    return vec("exp", "$N.blend($T.POSITIVE_INFINITY, $N.compare($T.GT, 88.72283935546875f))", e, Float.class, x,
         VECTOR_OPERATORS);
-    return vec("exp", "$N.blend($N, $N.compare($T.NE, $N))", e, x, x, VECTOR_OPERATORS, x);
   }
 
   /**
@@ -134,9 +137,9 @@ final class VectorMathCode {
     result = vec("tanh", "$N.blend($N, $N.lt(0.625f))", result, small, a);
     result = vec("tanh", "$N.blend($N, $N.lt(0x1p-12f))", result, x, a);
     String saturated = vec("tanhOne", "$N.or(0x3f800000).reinterpretAsFloats()", sign);
-    String notBelow = mask("tanhBig", "$N.lt(9.1f).not()", a);
-    result = vec("tanh", "$N.blend($N, $N)", result, saturated, notBelow);
-    return vec("tanh", "$N.blend($N, $N.compare($T.NE, $N))", result, x, x, VECTOR_OPERATORS, x);
+    // a NaN lane fails every comparison, so it keeps the NaN the exponential's branch computed
+    String notBelow = mask("tanhBig", "$N.compare($T.GE, 9.1f)", a, VECTOR_OPERATORS);
+    return vec("tanh", "$N.blend($N, $N)", result, saturated, notBelow);
   }
 
   /** FloatMath.sigmoid: e = exp(-|x|); 1 / (1 + e) for x >= 0, else e / (1 + e). */
@@ -158,8 +161,8 @@ final class VectorMathCode {
     String p = horner("erfP", z, "-9.669913197285496e-06", "0.00011263434134889394", "-0.000848315772600472", "0.005220919847488403", "-0.026865368708968163", "0.11283780634403229", "-0.37612637877464294", "0.12837916612625122");
     String result = vec("erf", "$N.blend($N.fma($N, $N), $N.lt(1f))", tail, x, p, x, a);
     String one = vec("erfOne", "$N.reinterpretAsInts().and(0x80000000).or(0x3f800000).reinterpretAsFloats()", x);
-    result = vec("erf", "$N.blend($N, $N.lt(3.92f).not())", result, one, a);
-    return vec("erf", "$N.blend($N, $N.compare($T.NE, $N))", result, x, x, VECTOR_OPERATORS, x);
+    // a NaN lane fails both comparisons, so it keeps the NaN the tail's polynomial computed
+    return vec("erf", "$N.blend($N, $N.compare($T.GE, 3.92f))", result, one, a, VECTOR_OPERATORS);
   }
 
 }
