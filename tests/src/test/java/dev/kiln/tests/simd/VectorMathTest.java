@@ -66,15 +66,42 @@ class VectorMathTest {
     check("erf", KMath::erf, (x, y) -> MathOpsSimdKernels.erf(0, x.length, x.length, x, y));
   }
 
+  /**
+   * exp's one-factor path, taken when every lane of a vector has |x| <= 87.3: the floats just below
+   * 87.3 in magnitude, both signs, whole vectors of them (the sampled inputs above mix magnitudes
+   * within a vector less than these do), and a vector of the smallest and largest.
+   */
+  @Test
+  void expFastPathMatchesKMathAtItsEdges() {
+    int top = Float.floatToRawIntBits(87.3f);
+    float[] edges = new float[4 * 4096 + 16];
+    int n = 0;
+    for (int k = 0; k < 4096; k++) {
+      edges[n++] = Float.intBitsToFloat(top - k);
+      edges[n++] = -Float.intBitsToFloat(top - k);
+      edges[n++] = Float.intBitsToFloat(top - 64 * k);
+      edges[n++] = -Float.intBitsToFloat(top - 64 * k);
+    }
+    for (int k = 0; k < 16; k++) {
+      edges[n++] = k % 2 == 0 ? -87.3f : 87.3f;
+    }
+    check("exp", KMath::exp, (x, y) -> MathOpsSimdKernels.exp(0, x.length, x.length, x, y), edges);
+    check("sigmoid", KMath::sigmoid, (x, y) -> MathOpsSimdKernels.sigmoid(0, x.length, x.length, x, y), edges);
+  }
+
   private static void check(String name, UnaryOperator<Float> scalar, BiConsumer<float[], float[]> simd) {
-    float[] out = new float[INPUTS.length];
-    simd.accept(INPUTS, out);
-    for (int k = 0; k < INPUTS.length; k++) {
-      float want = scalar.apply(INPUTS[k]);
+    check(name, scalar, simd, INPUTS);
+  }
+
+  private static void check(String name, UnaryOperator<Float> scalar, BiConsumer<float[], float[]> simd, float[] inputs) {
+    float[] out = new float[inputs.length];
+    simd.accept(inputs, out);
+    for (int k = 0; k < inputs.length; k++) {
+      float want = scalar.apply(inputs[k]);
       if (Float.floatToRawIntBits(want) != Float.floatToRawIntBits(out[k]) && !(Float.isNaN(want) && Float.isNaN(out[k]))) {
-        assertEquals(want, out[k], name + "(" + INPUTS[k] + ") [" + Integer.toHexString(Float.floatToRawIntBits(INPUTS[k]))
+        assertEquals(want, out[k], name + "(" + inputs[k] + ") [" + Integer.toHexString(Float.floatToRawIntBits(inputs[k]))
             + "]");
-        assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(out[k]), name + "(" + INPUTS[k] + ") bits");
+        assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(out[k]), name + "(" + inputs[k] + ") bits");
       }
     }
   }

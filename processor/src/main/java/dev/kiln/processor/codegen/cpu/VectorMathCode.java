@@ -82,19 +82,33 @@ final class VectorMathCode {
     return p;
   }
 
-  /** FloatMath.exp: n = round(x log2 e), r = x - n ln 2 (in two parts), a degree-7 polynomial, times 2^n in two halves. */
+  /**
+   * FloatMath.exp: n = round(x log2 e), r = x - n ln 2 (in two parts), a degree-7 polynomial, times
+   * 2^n. When every lane's |x| is at most 87.3 (the usual case: softmax's {@code x - max}, a
+   * sigmoid's {@code -|x|}), 2^n is one normal float and the product is FloatMath's two halves'
+   * product exactly, so the kernel multiplies once and skips the blends for zeros and infinities;
+   * otherwise (a branch on the vector) it takes FloatMath's whole path. A NaN lane fails both
+   * comparisons and stays NaN through the polynomial and the scaling.
+   */
   String exp(String x) {
     String n = names.fresh("expN");
     String p = expPolynomial(x, n);
+    String e = names.fresh("exp");
+    out.addStatement("$T $N", FLOAT_VECTOR, e);
+    out.beginControlFlow("if ($N.abs().compare($T.GT, 87.3f).anyTrue())", x, VECTOR_OPERATORS);
     String n1 = ints("expN", "$N.lanewise($T.ASHR, 1)", n, VECTOR_OPERATORS);
     String scale1 = vec("expS", "$N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n1, VECTOR_OPERATORS);
     String scale2 = vec("expS", "$N.sub($N).add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n, n1,
         VECTOR_OPERATORS);
-    String e = vec("exp", "$N.mul($N).mul($N)", p, scale1, scale2);
-    e = vec("exp", "$N.blend(0f, $N.lt(-103.972084045410156f))", e, x);
-    // a NaN lane fails both comparisons and stays NaN through the polynomial and the scaling
-    return vec("exp", "$N.blend($T.POSITIVE_INFINITY, $N.compare($T.GT, 88.72283935546875f))", e, Float.class, x,
+    String whole = vec("exp", "$N.mul($N).mul($N)", p, scale1, scale2);
+    whole = vec("exp", "$N.blend(0f, $N.lt(-103.972084045410156f))", whole, x);
+    out.addStatement("$N = $N.blend($T.POSITIVE_INFINITY, $N.compare($T.GT, 88.72283935546875f))", e, whole,
+        Float.class, x, VECTOR_OPERATORS);
+    out.nextControlFlow("else");
+    out.addStatement("$N = $N.mul($N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats())", e, p, n,
         VECTOR_OPERATORS);
+    out.endControlFlow();
+    return e;
   }
 
   /**
