@@ -231,6 +231,7 @@ final class OperatorProcessingStep {
       allPlans.forEach(p -> p.kernels().forEach(k -> cpuForms.put(k.ir().name(), k.cpu())));
       Map<String, String> simdVerdicts = new LinkedHashMap<>();
       Map<OperatorIr, List<com.palantir.javapoet.MethodSpec>> vectorised = new LinkedHashMap<>();
+      Map<String, String> lines = sourceLines(methods);
       if (simd) {
         for (OperatorIr op : compiled) {
           if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
@@ -239,7 +240,7 @@ final class OperatorProcessingStep {
             simdVerdicts.put(op.name(), verdict.text()
                 + (reorderSums && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
             if (verdict.simd()) {
-              List<com.palantir.javapoet.MethodSpec> simdMethods = SimdKernelsWriter.methods(owner, cpuOp, verdict, reorderSums);
+              List<com.palantir.javapoet.MethodSpec> simdMethods = SimdKernelsWriter.methods(owner, lines.keySet(), cpuOp, verdict, reorderSums);
               if (simdMethods != null) {
                 vectorised.put(cpuOp, simdMethods);
               } else {
@@ -253,7 +254,7 @@ final class OperatorProcessingStep {
       java.util.Set<String> simdNames = new java.util.HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
-          simdNames, sourceLines(methods), cpuForms, deviceForms);
+          simdNames, lines, cpuForms, deviceForms);
       file.writeTo(filer);
       if (!vectorised.isEmpty()) {
         SimdKernelsWriter.write(owner, pkg, vectorised).writeTo(filer);

@@ -20,12 +20,12 @@ import javax.lang.model.element.Modifier;
 public final class CompositeWriter {
   private CompositeWriter() {}
 
-  static MethodSpec write(FusionPlan plan, ClassName owner) {
+  static MethodSpec write(FusionPlan plan, DocLinks owner) {
     OperatorIr sig = plan.composite().signature();
     MethodSpec.Builder m = MethodSpec.methodBuilder(sig.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("Fused CPU form of the composite {@link $T#$L}: $L after fusion ($L calls before).\n",
-            owner, sig.name(), kernelsText(plan.kernels().size()), plan.composite().calls().size());
+        .addJavadoc("Fused CPU form of the composite $L: $L after fusion ($L calls before).\n",
+            owner.of(sig.name()), kernelsText(plan.kernels().size()), plan.composite().calls().size());
     for (Param p : sig.params()) {
       m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
     }

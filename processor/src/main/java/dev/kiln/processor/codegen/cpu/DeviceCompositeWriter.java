@@ -26,7 +26,7 @@ import javax.lang.model.element.Modifier;
 public final class DeviceCompositeWriter {
   private DeviceCompositeWriter() {}
 
-  public static MethodSpec write(FusionPlan plan, ClassName owner) {
+  public static MethodSpec write(FusionPlan plan, DocLinks owner) {
     OperatorIr sig = plan.composite().signature();
     List<String> reserved = new ArrayList<>();
     sig.params().forEach(p -> reserved.add(p.name()));
@@ -36,7 +36,7 @@ public final class DeviceCompositeWriter {
     String stream = names.fresh("stream");
     MethodSpec.Builder m = MethodSpec.methodBuilder(sig.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CUDA launch of the composite {@link $T#$L} on {@code $L}: $L after fusion.\n", owner, sig.name(), stream,
+        .addJavadoc("CUDA launch of the composite $L on {@code $L}: $L after fusion.\n", owner.of(sig.name()), stream,
             plan.kernels().size() == 1 ? "one kernel" : plan.kernels().size() + " kernels")
         .addParameter(DeviceLauncherWriter.STREAM, stream);
     for (Param p : sig.params()) {

@@ -26,15 +26,15 @@ public final class DeviceGemmLauncherWriter {
   /**
    * @param epilogue the epilogue's kernel, or null when the contraction has none
    */
-  public static MethodSpec write(Contraction c, KernelInfo epilogue, ClassName owner, ClassName kernels, String resourceBase) {
+  public static MethodSpec write(Contraction c, KernelInfo epilogue, DocLinks owner, ClassName kernels, String resourceBase) {
     OperatorIr op = c.op();
     Names names = Names.forParams(op, c.product().name());
     String stream = names.fresh("stream");
     boolean allocates = c.direct() == null;
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; its loop of products runs as"
-            + " cuBLAS matrix products$L; $L.\n", owner, op.name(), stream,
+        .addJavadoc("CUDA launch of $L on {@code $L}: device arrays in place of arrays; its loop of products runs as"
+            + " cuBLAS matrix products$L; $L.\n", owner.of(op.name()), stream,
             c.epilogue() == null ? "" : ", the rest of each worker in one kernel",
             allocates ? "asynchronous (the product buffer is one of the stream's temporaries)" : "asynchronous")
         .addParameter(DeviceLauncherWriter.STREAM, stream);

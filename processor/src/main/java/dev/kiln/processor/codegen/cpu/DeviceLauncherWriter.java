@@ -46,18 +46,18 @@ public final class DeviceLauncherWriter {
    * @param kernels the generated class (its class loader finds the PTX)
    * @param resourceBase {@code <package path>/<Class>}, where the .ptx and .cu lie under META-INF/kiln
    */
-  public static MethodSpec write(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+  public static MethodSpec write(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     return info.launch() == KernelInfo.Launch.MAP
         ? map(op, info, owner, kernels, resourceBase)
         : grid(op, info, owner, kernels, resourceBase);
   }
 
-  private static MethodSpec grid(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+  private static MethodSpec grid(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CUDA launch of {@link $T#$L} on {@code $L}: device arrays in place of arrays; $L.\n", owner, op.name(), stream,
+        .addJavadoc("CUDA launch of $L on {@code $L}: device arrays in place of arrays; $L.\n", owner.of(op.name()), stream,
             info.launch() == KernelInfo.Launch.PARTIALS
                 ? "returns when the stream has finished (it frees the partial results it allocated)"
                 : "asynchronous")
@@ -234,15 +234,15 @@ public final class DeviceLauncherWriter {
     return all;
   }
 
-  private static MethodSpec map(OperatorIr op, KernelInfo info, ClassName owner, ClassName kernels, String resourceBase) {
+  private static MethodSpec map(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     String out = names.fresh("out");
     String n = names.fresh("n");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CUDA map of {@link $T#$L} on {@code $L}: {@code $N[i] = $L(...)}, inputs of length 1 broadcast; asynchronous.\n",
-            owner, op.name(), stream, out, op.name())
+        .addJavadoc("CUDA map of $L on {@code $L}: {@code $N[i] = $L(...)}, inputs of length 1 broadcast; asynchronous.\n",
+            owner.of(op.name()), stream, out, op.name())
         .addParameter(STREAM, stream);
     List<CodeBlock> args = new ArrayList<>();
     for (Param p : op.params()) {

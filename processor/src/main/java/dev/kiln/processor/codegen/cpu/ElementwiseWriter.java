@@ -24,11 +24,11 @@ public final class ElementwiseWriter {
 
   private ElementwiseWriter() {}
 
-  static MethodSpec scalar(OperatorIr op, ClassName owner) {
+  static MethodSpec scalar(OperatorIr op, DocLinks owner) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(JavaTypes.of(op.resultType()))
-        .addJavadoc("Compiled form of {@link $T#$L}.\n", owner, op.name());
+        .addJavadoc("Compiled form of $L.\n", owner.of(op.name()));
     List<String> reserved = new ArrayList<>();
     for (Param p : op.params()) {
       m.addParameter(JavaTypes.of(p), p.name());
@@ -44,7 +44,7 @@ public final class ElementwiseWriter {
   }
 
 
-  static List<MethodSpec> maps(OperatorIr op, ClassName owner) {
+  static List<MethodSpec> maps(OperatorIr op, DocLinks owner) {
     List<MethodSpec> out = new ArrayList<>();
     int n = op.params().size();
     int masks = n <= MAX_MIXED_PARAMS ? (1 << n) - 1 : 1;
@@ -55,7 +55,7 @@ public final class ElementwiseWriter {
   }
 
   /** The map launcher in which the inputs whose bit is set in {@code scalars} are plain values. */
-  private static MethodSpec map(OperatorIr op, ClassName owner, int scalars) {
+  private static MethodSpec map(OperatorIr op, DocLinks owner, int scalars) {
     Names names = Names.forParams(op);
     String chunk = names.fresh("chunk");
     String lo = names.fresh("lo");
@@ -66,8 +66,8 @@ public final class ElementwiseWriter {
     String name = op.name();
     MethodSpec.Builder m = MethodSpec.methodBuilder(name)
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("Applies {@link $T#$L} to every element: {@code $N[i] = $L(...)}; an array input of length 1 is broadcast.\n",
-            owner, name, out, name);
+        .addJavadoc("Applies $L to every element: {@code $N[i] = $L(...)}; an array input of length 1 is broadcast.\n",
+            owner.of(name), out, name);
     List<Param.Scalar> arrays = new ArrayList<>();
     for (int k = 0; k < op.params().size(); k++) {
       Param.Scalar p = (Param.Scalar) op.params().get(k);

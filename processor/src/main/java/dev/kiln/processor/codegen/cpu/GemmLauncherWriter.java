@@ -21,12 +21,12 @@ import javax.lang.model.element.Modifier;
 final class GemmLauncherWriter {
   private GemmLauncherWriter() {}
 
-  static MethodSpec write(Contraction c, ClassName owner) {
+  static MethodSpec write(Contraction c, DocLinks owner) {
     OperatorIr op = c.op();
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("CPU kernel of {@link $T#$L}: the same parameters and results; its loop of products runs as "
-            + "$L (library GEMM)$L.\n", owner, op.name(), c.products().size() == 1 ? "one matrix product" : c.products().size() + " matrix products",
+        .addJavadoc("CPU kernel of $L: the same parameters and results; its loop of products runs as "
+            + "$L (library GEMM)$L.\n", owner.of(op.name()), c.products().size() == 1 ? "one matrix product" : c.products().size() + " matrix products",
             c.epilogue() == null ? "" : ", the rest of each worker in one parallel pass over the grid");
     for (Param p : op.params()) {
       m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());

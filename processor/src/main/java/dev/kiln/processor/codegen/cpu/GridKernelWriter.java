@@ -32,7 +32,7 @@ final class GridKernelWriter {
    * The launcher of {@code op}; with {@code checked} false, a private kernel without argument checks
    * (an epilogue, which its contraction's launcher calls after checking its own arguments).
    */
-  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked) {
+  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked) {
     return write(op, owner, checked, null);
   }
 
@@ -40,20 +40,22 @@ final class GridKernelWriter {
    * As {@link #write(OperatorIr, ClassName, boolean)}; with {@code simd} not null, the launcher runs
    * {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}.
    */
-  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked, ClassName simd) {
-    return write(op, owner, checked, simd, owner.simpleName() + "." + op.name());
+  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked, ClassName simd) {
+    return write(op, owner, checked, simd, owner.owner().simpleName() + "." + op.name());
   }
 
   /**
    * As above; {@code where} names the kernel in the exception an index out of bounds throws (the
    * operator and its source line: {@link KernelsWriter#describe}).
    */
-  static MethodSpec write(OperatorIr op, ClassName owner, boolean checked, ClassName simd, String where) {
+  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked, ClassName simd, String where) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
-            ? "CPU kernel of {@link $T#$L}: the same parameters and results, run over the grid in parallel.\n"
-            : "The epilogue of a matrix product of {@link $T}: the rest of each worker ($L).\n", owner, op.name());
+            ? CodeBlock.of("CPU kernel of $L: the same parameters and results, run over the grid in parallel.\n",
+                owner.of(op.name()))
+            : CodeBlock.of("The epilogue of a matrix product of {@link $T}: the rest of each worker ($L).\n", owner.owner(),
+                op.name()));
     List<String> reserved = new ArrayList<>();
     for (Param p : op.params()) {
       if (!OperatorIr.isScratch(p)) {

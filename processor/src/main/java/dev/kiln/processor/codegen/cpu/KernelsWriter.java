@@ -80,6 +80,7 @@ public final class KernelsWriter {
       }
     });
     ClassName ownerName = ClassName.get(owner);
+    DocLinks docs = new DocLinks(ownerName, lines.keySet());
     ClassName name = kernelsName(owner, packageName);
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
@@ -94,55 +95,55 @@ public final class KernelsWriter {
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
-        type.addMethod(ElementwiseWriter.scalar(op, ownerName));
+        type.addMethod(ElementwiseWriter.scalar(op, docs));
         if (MapKernels.exist(op)) {
-          ElementwiseWriter.maps(op, ownerName).forEach(type::addMethod);
+          ElementwiseWriter.maps(op, docs).forEach(type::addMethod);
         }
         if (TensorLauncherWriter.appliesToMap(op)) {
-          type.addMethod(TensorLauncherWriter.writeMap(op, ownerName, cuda.containsKey(op.name())));
+          type.addMethod(TensorLauncherWriter.writeMap(op, docs, cuda.containsKey(op.name())));
         }
       } else if (contractions.containsKey(op.name())) {
         Contraction c = contractions.get(op.name());
-        type.addMethod(GemmLauncherWriter.write(c, ownerName));
+        type.addMethod(GemmLauncherWriter.write(c, docs));
         type.addMethod(ArgumentChecks.dimsHelper(op));
         KernelInfo epilogue = c.epilogue() == null ? null : cuda.get(c.epilogue().name());
         boolean onDevice = cuda.containsKey(op.name()) && (c.epilogue() == null || epilogue != null);
         if (onDevice) {
-          type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, ownerName, name, resourceBase));
+          type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, docs, name, resourceBase));
         }
         if (TensorLauncherWriter.applies(op)) {
-          type.addMethod(TensorLauncherWriter.write(op, ownerName, onDevice));
+          type.addMethod(TensorLauncherWriter.write(op, docs, onDevice));
         }
         continue;
       } else if (epilogues.contains(op.name())) {
-        type.addMethod(GridKernelWriter.write(op, ownerName, false, simd.contains(op.name()) ? simdClass : null,
+        type.addMethod(GridKernelWriter.write(op, docs, false, simd.contains(op.name()) ? simdClass : null,
             describe(ownerName, op.name(), lines)));
         continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
-        type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), ownerName, true,
+        type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), docs, true,
             simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines)));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());
       if (kernel != null) {
-        type.addMethod(DeviceLauncherWriter.write(deviceForms.getOrDefault(op.name(), op), kernel, ownerName, name,
+        type.addMethod(DeviceLauncherWriter.write(deviceForms.getOrDefault(op.name(), op), kernel, docs, name,
             resourceBase));
       }
       // no tensor overload for a fused composite's kernel (every one has a CPU form): its composite's
       // launchers call it
       if (!cpuForms.containsKey(op.name()) && TensorLauncherWriter.applies(op)) {
-        type.addMethod(TensorLauncherWriter.write(op, ownerName, kernel != null));
+        type.addMethod(TensorLauncherWriter.write(op, docs, kernel != null));
       }
     }
     for (FusionPlan plan : composites) {
-      type.addMethod(CompositeWriter.write(plan, ownerName));
+      type.addMethod(CompositeWriter.write(plan, docs));
       type.addMethod(ArgumentChecks.dimsHelper(plan.composite().signature()));
       boolean onDevice = plan.kernels().stream().allMatch(k -> cuda.containsKey(k.ir().name()));
       if (onDevice) {
-        type.addMethod(DeviceCompositeWriter.write(plan, ownerName));
+        type.addMethod(DeviceCompositeWriter.write(plan, docs));
       }
       if (TensorLauncherWriter.applies(plan.composite().signature())) {
-        type.addMethod(TensorLauncherWriter.write(plan.composite().signature(), ownerName, onDevice));
+        type.addMethod(TensorLauncherWriter.write(plan.composite().signature(), docs, onDevice));
       }
     }
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();

@@ -66,7 +66,7 @@ final class SimdFission {
   }
 
   /** The kernel's method, which allocates the scratch rows and calls the stages row by row, and the stages. */
-  static List<MethodSpec> write(OperatorIr op, ClassName owner, List<Expr.Call> calls) {
+  static List<MethodSpec> write(OperatorIr op, DocLinks owner, List<Expr.Call> calls) {
     Names names = SimdKernelWriter.names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

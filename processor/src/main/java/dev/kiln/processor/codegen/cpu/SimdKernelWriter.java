@@ -44,7 +44,7 @@ final class SimdKernelWriter {
    * {@code static void <op>(int lo, int hi, <op's parameters>)}: workers as lanes when the
    * verdict says so, else each worker as in the scalar kernel with its accepted loops as vectors.
    */
-  static List<MethodSpec> write(OperatorIr op, ClassName owner, SimdPlan.Verdict verdict, boolean reorderSums) {
+  static List<MethodSpec> write(OperatorIr op, DocLinks owner, SimdPlan.Verdict verdict, boolean reorderSums) {
     if (verdict.lanes()) {
       List<Expr.Call> stages = SimdFission.stages(op);
       return stages.size() >= 2 ? SimdFission.write(op, owner, stages) : List.of(lanes(op, owner));
@@ -52,10 +52,10 @@ final class SimdKernelWriter {
     return loops(op, owner, reorderSums);
   }
 
-  static MethodSpec.Builder header(OperatorIr op, ClassName owner, String lo, String hi) {
+  static MethodSpec.Builder header(OperatorIr op, DocLinks owner, String lo, String hi) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.STATIC)
-        .addJavadoc("SIMD form of {@link $T#$L} over outer indices {@code [lo, hi)}.\n", owner, op.name())
+        .addJavadoc("SIMD form of $L over outer indices {@code [lo, hi)}.\n", owner.of(op.name()))
         .addParameter(TypeName.INT, lo)
         .addParameter(TypeName.INT, hi);
     for (Param p : op.arguments()) {
@@ -81,7 +81,7 @@ final class SimdKernelWriter {
    * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
    */
-  private static List<MethodSpec> loops(OperatorIr source, ClassName owner, boolean reorderSums) {
+  private static List<MethodSpec> loops(OperatorIr source, DocLinks owner, boolean reorderSums) {
     OperatorIr op = CallStash.applyAll(source).op();
     Names names = names(op);
     String lo = names.fresh("lo");
@@ -153,7 +153,7 @@ final class SimdKernelWriter {
     return new CodeBlock[] {emitter.closeScope(), body};
   }
 
-  private static MethodSpec lanes(OperatorIr op, ClassName owner) {
+  private static MethodSpec lanes(OperatorIr op, DocLinks owner) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

@@ -61,9 +61,12 @@ public final class SimdKernelsWriter {
    */
   public static final int MAX_CHARS = 200_000;
 
-  /** The SIMD methods of {@code op}, or null when they are larger than {@link #MAX_CHARS} (the scalar kernel runs). */
-  public static List<MethodSpec> methods(TypeElement owner, OperatorIr op, SimdPlan.Verdict verdict, boolean reorderSums) {
-    List<MethodSpec> methods = SimdKernelWriter.write(op, ClassName.get(owner), verdict, reorderSums);
+  /**
+   * The SIMD methods of {@code op} ({@code declared}: the class's {@code @Operator} methods, for
+   * their javadoc), or null when they are larger than {@link #MAX_CHARS} (the scalar kernel runs). */
+  public static List<MethodSpec> methods(TypeElement owner, java.util.Set<String> declared, OperatorIr op,
+      SimdPlan.Verdict verdict, boolean reorderSums) {
+    List<MethodSpec> methods = SimdKernelWriter.write(op, new DocLinks(ClassName.get(owner), declared), verdict, reorderSums);
     long chars = 0;
     for (MethodSpec m : methods) {
       chars += m.toString().length();

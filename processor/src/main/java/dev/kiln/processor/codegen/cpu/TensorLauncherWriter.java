@@ -66,12 +66,12 @@ final class TensorLauncherWriter {
    * out)} with every input a tensor (one of length 1 broadcast): the CUDA map on the device's
    * default stream, or the CPU map; {@code onDevice}: whether it has a CUDA map kernel.
    */
-  static MethodSpec writeMap(OperatorIr op, ClassName owner, boolean onDevice) {
+  static MethodSpec writeMap(OperatorIr op, DocLinks owner, boolean onDevice) {
     String out = Names.forParams(op).fresh("out");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .addJavadoc("Applies {@link $T#$L} to every element on {@code Kiln.device()}, with tensors in place of arrays: $L\n"
+        .addJavadoc("Applies $L to every element on {@code Kiln.device()}, with tensors in place of arrays: $L\n"
             + "An input of length 1 is broadcast. Each tensor is copied to that side only when its copy there is stale;\n"
-            + "{@code $N} is then current there only.\n", owner, op.name(), onDevice
+            + "{@code $N} is then current there only.\n", owner.of(op.name()), onDevice
                 ? "the CUDA map on the device's default stream (asynchronous), or the CPU map."
                 : "the CPU map on either device (this operator has no CUDA kernel).", out);
     List<CodeBlock> hostArgs = new ArrayList<>();
@@ -102,7 +102,7 @@ final class TensorLauncherWriter {
    * The overload of {@code signature}'s launchers; {@code onDevice}: whether it has a CUDA launcher
    * (without one it runs on the CPU whatever the device, and says so).
    */
-  static MethodSpec write(OperatorIr signature, ClassName owner, boolean onDevice) {
+  static MethodSpec write(OperatorIr signature, DocLinks owner, boolean onDevice) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(signature.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC);
     List<CodeBlock> hostArgs = new ArrayList<>();
     List<CodeBlock> deviceArgs = new ArrayList<>();
@@ -124,9 +124,9 @@ final class TensorLauncherWriter {
         deviceArgs.add(CodeBlock.of("$N", s.name()));
       }
     }
-    m.addJavadoc("{@link $T#$L} on {@code Kiln.device()}, with tensors in place of arrays: $L Each tensor is\n"
+    m.addJavadoc("$L on {@code Kiln.device()}, with tensors in place of arrays: $L Each tensor is\n"
         + "copied to that side only when its copy there is stale; the arrays it writes are then current there only.\n",
-        owner, signature.name(), onDevice
+        owner.of(signature.name()), onDevice
             ? "the CUDA launcher on the device's default stream (asynchronous), or the CPU launcher."
             : "the CPU launcher on either device (this operator has no CUDA kernel).");
     m.addCode(checks.build());
