@@ -10,12 +10,26 @@ import java.util.List;
  * A fused composite: its kernels in launch order, the temporaries it still allocates, and every
  * producer-consumer decision with its reason.
  */
-public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<CompositeIr.Temp> allocated, List<Edge> edges) {
+public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<CompositeIr.Temp> allocated, List<Edge> edges,
+    List<Split> splits) {
   public FusionPlan {
     kernels = List.copyOf(kernels);
     allocated = List.copyOf(allocated);
     edges = List.copyOf(edges);
+    splits = List.copyOf(splits);
   }
+
+  /** A plan with no recorded splits. */
+  public FusionPlan(CompositeIr composite, List<Kernel> kernels, List<CompositeIr.Temp> allocated, List<Edge> edges) {
+    this(composite, kernels, allocated, edges, List.of());
+  }
+
+  /**
+   * Why kernel number {@code kernel} (after the first) starts where it does: its first call, {@code call}, did not join
+   * the kernel before it, for {@code reason} (the grids differ, it reads nothing that kernel
+   * computes, a {@code @Reduce} result must be complete first, ...).
+   */
+  public record Split(int kernel, int call, String reason) {}
 
   /**
    * One fused kernel: a grid operator over the composite's names, with {@code derived} sizes (grid
@@ -63,7 +77,7 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
         .map(k -> k.perWorker() != null && kernelNames.contains(k.ir().name())
             ? new Kernel(k.ir(), k.calls(), k.derived(), null, k.device()) : k)
         .toList();
-    return new FusionPlan(composite, out, allocated, edges);
+    return new FusionPlan(composite, out, allocated, edges, splits);
   }
 
   /** The temporaries the CPU launcher allocates: those no kernel keeps per worker. */

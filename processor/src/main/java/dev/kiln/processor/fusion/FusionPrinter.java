@@ -61,6 +61,10 @@ public final class FusionPrinter {
       b.append("  edge ").append(c.calls().get(e.from()).id()).append(" -> ").append(c.calls().get(e.to()).id())
           .append(" via ").append(e.tensor()).append(e.fused() ? ": fused, " : ": materialised, ").append(e.reason()).append('\n');
     }
+    for (FusionPlan.Split split : plan.splits()) {
+      b.append("  kernel ").append(plan.kernels().get(split.kernel()).ir().name()).append(" starts at ").append(c.calls().get(split.call()).id())
+          .append(": it did not join the kernel before, ").append(split.reason()).append('\n');
+    }
     for (FusionPlan.Kernel k : plan.kernels()) {
       List<String> ids = new ArrayList<>();
       k.calls().forEach(i -> ids.add(c.calls().get(i).id()));

@@ -79,6 +79,16 @@ final class MergeAttempt {
     return general;
   }
 
+  /** Why the call did not join: the general reason, else the reasons per tensor it reads from the kernel. */
+  String why() {
+    if (general != null) {
+      return general;
+    }
+    List<String> each = new ArrayList<>();
+    reasons.forEach((t, r) -> each.add("'" + t.name() + "': " + r));
+    return each.isEmpty() ? "no rule let it join" : String.join("; ", each);
+  }
+
   /**
    * @param related whether the call recomputes (inlined) a value that a call of {@code g} produced:
    *     a dependence worth a merge even when no read of memory remains

@@ -56,6 +56,8 @@ public final class Merger {
   private final Map<Param.Array, Producer> producers = new HashMap<>();
   private final Map<Param.Array, String> notInlinable = new HashMap<>();
   private final List<Group> groups = new ArrayList<>();
+  /** Per group: its first call and why that call did not join the group before (null for the first group). */
+  private final List<FusionPlan.Split> starts = new ArrayList<>();
   private final Map<Integer, Group> groupOf = new HashMap<>();
   private final List<FusionPlan.Edge> edges = new ArrayList<>();
   /** Per call: itself and every call whose value was inlined into it, transitively. */
@@ -167,6 +169,7 @@ public final class Merger {
       forwardedInto.put(i, through);
     } else {
       target = new Group(inst);
+      starts.add(groups.isEmpty() ? null : new FusionPlan.Split(-1, i, merge.why()));
       groups.add(target);
     }
     groupOf.put(i, target);
@@ -404,11 +407,15 @@ public final class Merger {
       live = next;
     }
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
+    List<FusionPlan.Split> splits = new ArrayList<>();
     KernelFinisher finisher = new KernelFinisher(composite.signature().owner(), f, tensors, dims);
     for (int k = 0; k < groups.size(); k++) {
       List<Stmt> body = bodies.get(k);
       if (body.isEmpty()) {
         continue;
+      }
+      if (!kernels.isEmpty() && starts.get(k) != null) {
+        splits.add(new FusionPlan.Split(kernels.size(), starts.get(k).call(), starts.get(k).reason()));
       }
       Set<Param.Array> kept = new LinkedHashSet<>();
       for (Param.Array a : tensors.all()) {
@@ -431,6 +438,6 @@ public final class Merger {
         allocated.add(tensors.temp(a));
       }
     }
-    return WorkerScratch.apply(new FusionPlan(composite, kernels, allocated, edges), f, dimNames);
+    return WorkerScratch.apply(new FusionPlan(composite, kernels, allocated, edges, splits), f, dimNames);
   }
 }

@@ -56,7 +56,7 @@ public final class Recompute {
       OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : kernel(k.ir(), temps);
       kernels.add(device == k.ir() ? k : k.withDevice(device));
     }
-    return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges());
+    return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());
   }
 
   /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */

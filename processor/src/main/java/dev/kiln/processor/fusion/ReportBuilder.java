@@ -58,7 +58,8 @@ public final class ReportBuilder {
           plan.perWorkerTemps().contains(t.name())));
     }
     List<FusionReport.Kernel> kernels = new ArrayList<>();
-    for (FusionPlan.Kernel k : plan.kernels()) {
+    for (int index = 0; index < plan.kernels().size(); index++) {
+      FusionPlan.Kernel k = plan.kernels().get(index);
       List<String> fused = new ArrayList<>();
       k.calls().forEach(i -> fused.add(c.calls().get(i).id()));
       List<String> reads = new ArrayList<>();
@@ -67,7 +68,14 @@ public final class ReportBuilder {
         (a.role() == ArrayRole.IN ? reads : writes).add(a.name());
       }
       String leaf = gemmLeaves.get(k.ir().name());
-      kernels.add(new FusionReport.Kernel(k.ir().name(), fused, grid(k.ir()), reads, writes, leaf == null ? null : "gemm", leaf));
+      String split = null;
+      for (FusionPlan.Split s : plan.splits()) {
+        if (s.kernel() == index) {
+          split = c.calls().get(s.call()).id() + " did not join the kernel before: " + s.reason();
+        }
+      }
+      kernels.add(new FusionReport.Kernel(k.ir().name(), fused, grid(k.ir()), reads, writes, leaf == null ? null : "gemm", leaf,
+          split));
     }
     List<FusionReport.Edge> edges = new ArrayList<>();
     for (FusionPlan.Edge e : plan.edges()) {

@@ -51,7 +51,7 @@ final class WorkerScratch {
       OperatorIr perWorker = pass.perWorker(k, temps);
       kernels.add(perWorker == null ? k : new FusionPlan.Kernel(k.ir(), k.calls(), k.derived(), perWorker));
     }
-    return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges());
+    return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());
   }
 
   private OperatorIr perWorker(FusionPlan.Kernel k, Set<String> temps) {

@@ -82,6 +82,11 @@ final class CompositeSection {
       out.close("tr").newline();
     }
     out.close("table").newline();
+    for (Kernel k : composite.kernels()) {
+      if (k.split() != null) {
+        out.element("p", k.name() + " starts a new kernel: " + k.split(), "class", "split").newline();
+      }
+    }
   }
 
   private void edges() {

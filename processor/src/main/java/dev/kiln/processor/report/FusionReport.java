@@ -81,11 +81,17 @@ public record FusionReport(String owner, List<Composite> operators) {
    *     work in a fused epilogue), else null; {@code leafReason} says which products and why
    */
   public record Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes,
-      String leaf, String leafReason) {
+      String leaf, String leafReason, String split) {
     public Kernel {
       fusedOps = List.copyOf(fusedOps);
       reads = List.copyOf(reads);
       writes = List.copyOf(writes);
+    }
+
+    /** A kernel with no recorded reason for starting where it does. */
+    public Kernel(String name, List<String> fusedOps, String grid, List<String> reads, List<String> writes,
+        String leaf, String leafReason) {
+      this(name, fusedOps, grid, reads, writes, leaf, leafReason, null);
     }
 
     /** A kernel that is generated code only. */

@@ -18,7 +18,8 @@ import dev.kiln.processor.report.FusionReport.Tensor;
  *    "calls":   [{"id", "operator", "line", "reads": [..], "writes": [..]}],
  *    "tensors": [{"name", "kind", "shape", "allocated", "perWorkerOnCpu"}],
  *    "kernels": [{"name", "fusedOps": [..], "grid", "reads": [..], "writes": [..],
- *                 "leaf": "gemm" and "leafReason" (only for a kernel whose products are library GEMMs)}],
+ *                 "leaf": "gemm" and "leafReason" (only for a kernel whose products are library GEMMs),
+ *                 "split" (a kernel after the first: which call starts it and why it did not join the kernel before)}],
  *    "edges":   [{"from", "to", "tensor", "fused", "reason"}]}]}
  * }</pre>
  *
@@ -97,6 +98,9 @@ public final class ReportJson {
           .field("writes", k.writes());
       if (k.leaf() != null) {
         json.field("leaf", k.leaf()).field("leafReason", k.leafReason());
+      }
+      if (k.split() != null) {
+        json.field("split", k.split());
       }
       json.endObject();
     }
