@@ -55,14 +55,14 @@ final class Gradients {
       OperatorIr f = byName(operators, of);
       ExecutableElement fm = f == null ? null : method(f, methods);
       if (f == null || fm == m || Annotations.mirror(fm, Annotations.OPERATOR) == null) {
-        reporter.error(m, Message.GRADIENT_UNKNOWN_TARGET, of, of);
+        reporter.report(m, Message.GRADIENT_UNKNOWN_TARGET, of, of);
         ok = false;
         continue;
       }
       OperatorIr g = byName(operators, m.getSimpleName().toString());
       String mismatch = HandWritten.mismatch(f, g);
       if (mismatch != null) {
-        reporter.error(m, Message.GRADIENT_SIGNATURE, of, mismatch);
+        reporter.report(m, Message.GRADIENT_SIGNATURE, of, mismatch);
         ok = false;
         continue;
       }
@@ -95,7 +95,7 @@ final class Gradients {
           continue; // it is its own launcher
         }
         if (names.contains(launcher)) {
-          reporter.note(method, Message.GRADIENT_NAME_TAKEN, op.name(), launcher, op.name());
+          reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), launcher, op.name());
           continue;
         }
         names.add(launcher);
@@ -109,7 +109,7 @@ final class Gradients {
       if (ElementwiseGradient.applies(op)) {
         List<OperatorIr> grads = ElementwiseGradient.derive(op);
         if (grads.stream().anyMatch(g -> names.contains(g.name()))) {
-          reporter.note(method, Message.GRADIENT_NAME_TAKEN, op.name(), grads.get(0).name(), op.name());
+          reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), grads.get(0).name(), op.name());
           continue;
         }
         grads.forEach(g -> names.add(g.name()));
@@ -139,7 +139,7 @@ final class Gradients {
   private void derive(OperatorIr op, ExecutableElement method, Set<String> names, List<CompositeIr> out, Derivation d) {
     String name = GradientNames.launcher(op.name());
     if (names.contains(name)) {
-      reporter.note(method, Message.GRADIENT_NAME_TAKEN, op.name(), name, op.name());
+      reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), name, op.name());
       return;
     }
     try {
@@ -192,9 +192,9 @@ final class Gradients {
   private void note(OperatorIr op, ExecutableElement method, NotDifferentiable e) {
     OperatorSource source = frontEnd.source(method);
     if (e.origin() instanceof com.sun.source.tree.Tree t && source != null) {
-      reporter.note(t, source.unit(), Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
+      reporter.report(t, source.unit(), Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
     } else {
-      reporter.note(method, Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
+      reporter.report(method, Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
     }
   }
 

@@ -130,7 +130,7 @@ final class OperatorProcessingStep {
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (ExecutableElement m : methods) {
       if (!seen.add(m.getSimpleName().toString())) {
-        reporter.error(m, Message.DUPLICATE_OPERATOR, m.getSimpleName(), owner.getSimpleName());
+        reporter.report(m, Message.DUPLICATE_OPERATOR, m.getSimpleName(), owner.getSimpleName());
         ok = false;
       }
     }
@@ -144,7 +144,7 @@ final class OperatorProcessingStep {
         }
       } catch (RuntimeException | StackOverflowError e) {
         ok = false;
-        reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), trace(e));
+        reporter.report(m, Message.INTERNAL_ERROR, m.getSimpleName(), trace(e));
       }
     }
     Gradients gradients = new Gradients(frontEnd, reporter);
@@ -282,9 +282,9 @@ final class OperatorProcessingStep {
       writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
+      reporter.report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
     } catch (IOException | RuntimeException e) {
-      reporter.error(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + trace(e));
+      reporter.report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "could not write generated files: " + trace(e));
     }
   }
 
@@ -335,7 +335,7 @@ final class OperatorProcessingStep {
   private OperatorIr compile(FrontEnd frontEnd, ExecutableElement m) {
     OperatorSource source = frontEnd.source(m);
     if (source == null) {
-      reporter.error(m, Message.INTERNAL_ERROR, m.getSimpleName(), "javac gave no source tree for it");
+      reporter.report(m, Message.INTERNAL_ERROR, m.getSimpleName(), "javac gave no source tree for it");
       return null;
     }
     OperatorIr ir = frontEnd.lower(source);
@@ -344,11 +344,11 @@ final class OperatorProcessingStep {
     }
     boolean ok = true;
     for (RaceCheck.Finding f : RaceCheck.check(ir)) {
-      reporter.error(treeOf(f.store(), source), source.unit(), f.message(), f.args());
+      reporter.report(treeOf(f.store(), source), source.unit(), f.message(), f.args());
       ok = false;
     }
     for (Param.Array a : OutputCheck.neverWritten(ir)) {
-      reporter.error(source.tree().getParameters().get(a.position()), source.unit(), Message.OUT_NEVER_WRITTEN, a.name(), ir.name());
+      reporter.report(source.tree().getParameters().get(a.position()), source.unit(), Message.OUT_NEVER_WRITTEN, a.name(), ir.name());
       ok = false;
     }
     return ok ? ir : null;
@@ -364,7 +364,7 @@ final class OperatorProcessingStep {
     for (CudaWriter.Skipped s : cuda.skipped()) {
       for (javax.lang.model.element.Element e : owner.getEnclosedElements()) {
         if (e.getSimpleName().contentEquals(s.operator()) && e.getKind() == ElementKind.METHOD) {
-          reporter.note(e, Message.CUDA_SKIPPED, s.operator(), s.reason());
+          reporter.report(e, Message.CUDA_SKIPPED, s.operator(), s.reason());
         }
       }
     }
@@ -372,14 +372,14 @@ final class OperatorProcessingStep {
     if (nvcc == null) {
       if (!nvccNoted) {
         nvccNoted = true;
-        reporter.note(owner, Message.NVCC_MISSING);
+        reporter.report(owner, Message.NVCC_MISSING);
       }
       return;
     }
     Nvcc.Outcome outcome = nvcc.compile(base, cuda.source());
     if (!outcome.ok()) {
       String where = outcome.operator() == null ? "" : " (operator " + outcome.operator() + ")";
-      reporter.error(owner, Message.NVCC_FAILED, owner.getQualifiedName(), where, outcome.diagnostics());
+      reporter.report(owner, Message.NVCC_FAILED, owner.getQualifiedName(), where, outcome.diagnostics());
       return;
     }
     write("META-INF/kiln/" + resourceBase + ".ptx", outcome.ptx(), owner);

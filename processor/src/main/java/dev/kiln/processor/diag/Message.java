@@ -1,7 +1,10 @@
 package dev.kiln.processor.diag;
 
+import javax.tools.Diagnostic;
+
 /**
- * Every diagnostic the processor reports, with a stable id. The id leads the printed message, in
+ * Every diagnostic the processor reports, with a stable id and its severity (an error unless it
+ * says otherwise; {@link Reporter} prints each with its own). The id leads the printed message, in
  * brackets, so users can search for it and tests can pin it. Texts are {@link String#format}
  * patterns. Ids are never reused for a different meaning.
  */
@@ -103,11 +106,11 @@ public enum Message {
           + " name kernels)"),
   NVCC_FAILED(
       "KILN033", "nvcc could not compile the CUDA source generated for %s%s:\n%s"),
-  NVCC_MISSING(
+  NVCC_MISSING(Diagnostic.Kind.NOTE, 
       "KILN034",
       "nvcc was not found (set -Akiln.nvcc=<path>, CUDA_HOME or PATH); CUDA sources are written"
           + " without PTX, and will need NVRTC at run time"),
-  CUDA_SKIPPED("KILN035", "operator '%s' is not compiled for CUDA: %s; it runs on the CPU only"),
+  CUDA_SKIPPED(Diagnostic.Kind.NOTE, "KILN035", "operator '%s' is not compiled for CUDA: %s; it runs on the CPU only"),
   SHARED_LOCAL(
       "KILN036",
       "local '%s' is declared before the @Parallel loops and assigned inside them, so every worker"
@@ -133,7 +136,7 @@ public enum Message {
       "KILN042",
       "the call to '%s' writes '%s' after '%s' read it; in a composite every array is written"
           + " before it is read (write the new values to a new temporary)"),
-  GRADIENT_UNAVAILABLE(
+  GRADIENT_UNAVAILABLE(Diagnostic.Kind.NOTE, 
       "KILN043",
       "'%s' gets no derived gradient: %s. Write one with @Gradient(of = \"%s\") if you need it"),
   GRADIENT_UNKNOWN_TARGET(
@@ -143,7 +146,7 @@ public enum Message {
       "KILN045",
       "@Gradient(of = \"%s\"): %s (the forward parameters, then one upstream gradient per floating-point"
           + " output, then one @Out gradient per floating-point input array)"),
-  GRADIENT_NAME_TAKEN(
+  GRADIENT_NAME_TAKEN(Diagnostic.Kind.NOTE, 
       "KILN046",
       "the gradient of '%s' would be named '%s', which another method of this class already has;"
           + " rename one of them, or mark it @Gradient(of = \"%s\")"),
@@ -152,7 +155,7 @@ public enum Message {
       "index %s of '%s' is out of bounds for the worker where %s: at every size it reaches %s, where"
           + " the plain method throws. Guard the access so that this worker skips it, e.g. with if (%s)"
           + " or ?: around the read"),
-  INDEX_MAY_BE_OUT_OF_BOUNDS(
+  INDEX_MAY_BE_OUT_OF_BOUNDS(Diagnostic.Kind.WARNING, 
       "KILN049",
       "index %s of '%s' may be out of bounds: over the workers and loops it runs from %s to %s, and '%s'"
           + " has %s elements. Where it is outside, the plain method and the CPU launcher throw"
@@ -175,16 +178,27 @@ public enum Message {
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"
           + " with this operator");
 
+  private final Diagnostic.Kind kind;
   private final String id;
   private final String pattern;
 
   Message(String id, String pattern) {
+    this(Diagnostic.Kind.ERROR, id, pattern);
+  }
+
+  Message(Diagnostic.Kind kind, String id, String pattern) {
+    this.kind = kind;
     this.id = id;
     this.pattern = pattern;
   }
 
   public String id() {
     return id;
+  }
+
+  /** How javac reports it: an error (the compilation fails), a warning or a note. */
+  public Diagnostic.Kind kind() {
+    return kind;
   }
 
   /** The full text: {@code [KILN007] workers may write ...}. */

@@ -22,37 +22,22 @@ public final class Reporter {
     this.trees = trees;
   }
 
-  public void error(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    report(Diagnostic.Kind.ERROR, tree, unit, message, args);
+  /** Reports {@code message} on {@code tree} of {@code unit}, with the message's own severity. */
+  public void report(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
+    count(message);
+    trees.printMessage(message.kind(), message.format(args), tree, unit);
   }
 
-  public void error(Element element, Message message, Object... args) {
-    errors++;
-    messager.printMessage(Diagnostic.Kind.ERROR, message.format(args), element);
+  /** Reports {@code message} on {@code element}, with the message's own severity. */
+  public void report(Element element, Message message, Object... args) {
+    count(message);
+    messager.printMessage(message.kind(), message.format(args), element);
   }
 
-  public void note(Element element, Message message, Object... args) {
-    messager.printMessage(Diagnostic.Kind.NOTE, message.format(args), element);
-  }
-
-  public void note(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    report(Diagnostic.Kind.NOTE, tree, unit, message, args);
-  }
-
-  public void warning(Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    report(Diagnostic.Kind.WARNING, tree, unit, message, args);
-  }
-
-  public void warning(Element element, Message message, Object... args) {
-    messager.printMessage(Diagnostic.Kind.WARNING, message.format(args), element);
-  }
-
-  private void report(
-      Diagnostic.Kind kind, Tree tree, CompilationUnitTree unit, Message message, Object... args) {
-    if (kind == Diagnostic.Kind.ERROR) {
+  private void count(Message message) {
+    if (message.kind() == Diagnostic.Kind.ERROR) {
       errors++;
     }
-    trees.printMessage(kind, message.format(args), tree, unit);
   }
 
   /** The number of errors reported so far. */

@@ -101,7 +101,7 @@ final class CompositeLowering {
       try {
         statement(s);
       } catch (KilnDiagnostic d) {
-        reporter.error(d.tree() != null ? d.tree() : s, op.unit(), d.kilnMessage(), d.args());
+        reporter.report(d.tree() != null ? d.tree() : s, op.unit(), d.kilnMessage(), d.args());
       }
     }
     if (reporter.errorCount() != before) {
@@ -319,7 +319,7 @@ final class CompositeLowering {
       for (int i = 0; i < c.args().size(); i++) {
         if (c.args().get(i) instanceof CompositeIr.Arg.Tensor t && c.callee().params().get(i) instanceof Param.Array a
             && a.role() != ArrayRole.IN && readBy.containsKey(t.name())) {
-          reporter.error((Tree) c.origin(), op.unit(), Message.COMPOSITE_REWRITE, c.callee().name(), t.name(), readBy.get(t.name()));
+          reporter.report((Tree) c.origin(), op.unit(), Message.COMPOSITE_REWRITE, c.callee().name(), t.name(), readBy.get(t.name()));
         }
       }
       for (int i = 0; i < c.args().size(); i++) {
@@ -331,7 +331,7 @@ final class CompositeLowering {
     }
     for (Param p : signature.params()) {
       if (p instanceof Param.Array a && a.role() != ArrayRole.IN && !written(composite, a.name())) {
-        reporter.error(op.tree().getParameters().get(a.position()), op.unit(), Message.OUT_NEVER_WRITTEN, a.name(), op.name());
+        reporter.report(op.tree().getParameters().get(a.position()), op.unit(), Message.OUT_NEVER_WRITTEN, a.name(), op.name());
       }
     }
   }

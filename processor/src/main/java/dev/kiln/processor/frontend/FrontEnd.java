@@ -100,7 +100,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
         ir = lowerBody(op, signature);
       }
     } catch (KilnDiagnostic d) {
-      reporter.error(d.tree() != null ? d.tree() : op.tree(), op.unit(), d.kilnMessage(), d.args());
+      reporter.report(d.tree() != null ? d.tree() : op.tree(), op.unit(), d.kilnMessage(), d.args());
     } catch (CalleeFailed calleeFailed) {
       ir = null;
     } finally {
@@ -161,7 +161,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     SuppressWarnings suppressed = op.element().getAnnotation(SuppressWarnings.class);
     boolean quiet = suppressed != null && java.util.Arrays.asList(suppressed.value()).contains(Message.INDEX_MAY_BE_OUT_OF_BOUNDS.id());
     for (BoundsCheck.Warning w : quiet ? List.<BoundsCheck.Warning>of() : state.bounds.warnings()) {
-      reporter.warning(w.at(), op.unit(), Message.INDEX_MAY_BE_OUT_OF_BOUNDS, w.args());
+      reporter.report(w.at(), op.unit(), Message.INDEX_MAY_BE_OUT_OF_BOUNDS, w.args());
     }
     return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
         signature.params(), null, null, grid, state.out, state.exprNames);

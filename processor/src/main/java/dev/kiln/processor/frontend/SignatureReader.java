@@ -33,7 +33,7 @@ public final class SignatureReader {
   public Signature read(OperatorSource op) {
     int before = reporter.errorCount();
     if (!op.element().getModifiers().contains(Modifier.STATIC)) {
-      reporter.error(op.tree(), op.unit(), Message.OPERATOR_NOT_STATIC, op.name());
+      reporter.report(op.tree(), op.unit(), Message.OPERATOR_NOT_STATIC, op.name());
     }
     List<? extends VariableElement> elements = op.element().getParameters();
     List<? extends VariableTree> trees = op.tree().getParameters();
@@ -41,7 +41,7 @@ public final class SignatureReader {
     for (int i = 0; i < elements.size(); i++) {
       if (Annotations.has(elements.get(i), Annotations.DIM)) {
         if (elements.get(i).asType().getKind() != TypeKind.INT) {
-          reporter.error(trees.get(i), op.unit(), Message.DIM_NOT_INT, elements.get(i).getSimpleName());
+          reporter.report(trees.get(i), op.unit(), Message.DIM_NOT_INT, elements.get(i).getSimpleName());
         }
         dims.add(elements.get(i).getSimpleName().toString());
       }
@@ -66,12 +66,12 @@ public final class SignatureReader {
       }
       Tree where = op.tree().getReturnType() != null ? op.tree().getReturnType() : op.tree();
       if (resultType == null) {
-        reporter.error(where, op.unit(), Message.RETURN_TYPE, op.name(), "returns " + ret);
+        reporter.report(where, op.unit(), Message.RETURN_TYPE, op.name(), "returns " + ret);
       } else {
         for (int i = 0; i < params.size(); i++) {
           Param p = params.get(i);
           if (p instanceof Param.Array || ((Param.Scalar) p).dim()) {
-            reporter.error(trees.get(p.position()), op.unit(), Message.RETURN_TYPE, op.name(),
+            reporter.report(trees.get(p.position()), op.unit(), Message.RETURN_TYPE, op.name(),
                 "returns a value but takes " + (p instanceof Param.Array ? "the array '" : "the @Dim '")
                     + p.name() + "'");
             break;
@@ -94,11 +94,11 @@ public final class SignatureReader {
       ScalarType elementType = ScalarType.ofJavaName(component.toString());
       if (elementType == null || !(elementType == ScalarType.FLOAT || elementType == ScalarType.DOUBLE || elementType == ScalarType.INT
           || elementType == ScalarType.LONG || elementType.isNarrow())) {
-        reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
+        reporter.report(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
         return null;
       }
       if (shapeMirror == null) {
-        reporter.error(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
+        reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
         return null;
       }
       Shape shape = shape(op, tree, shapeMirror, dims);
@@ -107,19 +107,19 @@ public final class SignatureReader {
       }
       ArrayRole role = reduce ? ArrayRole.REDUCE : out ? ArrayRole.OUT : ArrayRole.IN;
       if (role == ArrayRole.REDUCE && elementType.isNarrow()) { // no 8- or 16-bit atomics or partials
-        reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, "@Reduce " + type);
+        reporter.report(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, "@Reduce " + type);
         return null;
       }
       return new Param.Array(name, position, elementType, shape, role);
     }
     ScalarType scalar = type.getKind().isPrimitive() ? ScalarType.ofJavaName(type.toString()) : null;
     if (scalar == null || scalar.isNarrow()) {
-      reporter.error(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
+      reporter.report(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
       return null;
     }
     for (String a : new String[] {"Out", "Reduce", "Shape"}) {
       if (Annotations.has(element, "dev.kiln." + a)) {
-        reporter.error(tree, op.unit(), Message.OUT_NOT_ARRAY, a, name);
+        reporter.report(tree, op.unit(), Message.OUT_NOT_ARRAY, a, name);
         return null;
       }
     }
@@ -131,7 +131,7 @@ public final class SignatureReader {
     AnnotationTree annotation = Annotations.tree(tree.getModifiers(), Annotations.SHAPE);
     Tree where = annotation == null ? tree : Annotations.argumentOrSelf(annotation);
     if (text == null) {
-      reporter.error(where, op.unit(), Message.SHAPE_SYNTAX, "", "it has no value");
+      reporter.report(where, op.unit(), Message.SHAPE_SYNTAX, "", "it has no value");
       return null;
     }
     try {
@@ -139,9 +139,9 @@ public final class SignatureReader {
     } catch (ShapeParser.ShapeException e) {
       if (e.unknownDim) {
         String hint = dims.isEmpty() ? " (it declares no @Dim parameters)" : " (its @Dim parameters are " + String.join(", ", dims) + ")";
-        reporter.error(where, op.unit(), Message.SHAPE_UNKNOWN_DIM, text, e.detail, op.name(), hint);
+        reporter.report(where, op.unit(), Message.SHAPE_UNKNOWN_DIM, text, e.detail, op.name(), hint);
       } else {
-        reporter.error(where, op.unit(), Message.SHAPE_SYNTAX, text, e.detail);
+        reporter.report(where, op.unit(), Message.SHAPE_SYNTAX, text, e.detail);
       }
       return null;
     }

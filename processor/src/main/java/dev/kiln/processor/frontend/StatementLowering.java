@@ -82,7 +82,7 @@ final class StatementLowering {
     try {
       lower(t);
     } catch (KilnDiagnostic d) {
-      reporter.error(d.tree() != null ? d.tree() : t, op.unit(), d.kilnMessage(), d.args());
+      reporter.report(d.tree() != null ? d.tree() : t, op.unit(), d.kilnMessage(), d.args());
     }
   }
 
