@@ -344,7 +344,8 @@ final class ReverseSweep {
     }
   }
 
-  private static final String STORE_CHOICE = "$store";
+  /** The made-up variable for which of two stores: not a Java identifier, so no loop variable has its name. */
+  private static final String STORE_CHOICE = "#store";
 
   private boolean apart(Stmt.Store first, Stmt.Store second, List<Stmt.Loop> around, Map<String, Poly[]> ranges) {
     Affine a = AffineAnalysis.affine(first.index());

@@ -81,7 +81,7 @@ final class MergeAttempt {
 
   /** Why the call did not join: the general reason, else the reasons per tensor it reads from the kernel. */
   String why() {
-    if (general != null) {
+    if (general != null && !general.isEmpty()) {
       return general;
     }
     List<String> each = new ArrayList<>();

@@ -408,6 +408,7 @@ public final class Merger {
     }
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     List<FusionPlan.Split> splits = new ArrayList<>();
+    int lastEmitted = -1;
     KernelFinisher finisher = new KernelFinisher(composite.signature().owner(), f, tensors, dims);
     for (int k = 0; k < groups.size(); k++) {
       List<Stmt> body = bodies.get(k);
@@ -415,8 +416,14 @@ public final class Merger {
         continue;
       }
       if (!kernels.isEmpty() && starts.get(k) != null) {
-        splits.add(new FusionPlan.Split(kernels.size(), starts.get(k).call(), starts.get(k).reason()));
+        String reason = starts.get(k).reason();
+        if (lastEmitted != k - 1) {
+          // the group the call did not join was emptied since (its values recomputed where read)
+          reason = "at the time, the kernel before it was another one, dropped since (nothing of it is stored): " + reason;
+        }
+        splits.add(new FusionPlan.Split(kernels.size(), starts.get(k).call(), reason));
       }
+      lastEmitted = k;
       Set<Param.Array> kept = new LinkedHashSet<>();
       for (Param.Array a : tensors.all()) {
         if (DeadStores.writes(body, a)) {
