@@ -52,6 +52,8 @@ final class ReverseSweep {
   private final Map<Param.Array, Param.Array> upstream;
   private final Map<Param.Array, Param.Array> outputsIn;
   private final Map<String, Param.Scalar> sizes = new HashMap<>();
+  /** The names of the operator's {@code @Dim}s, which index proofs take to be at least 1. */
+  private final Set<String> dims = new HashSet<>();
   private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
   private final Map<OccKey, Object> origins = new HashMap<>();
   private final Set<OccKey> guarded = new HashSet<>();
@@ -78,6 +80,7 @@ final class ReverseSweep {
     this.upstream = upstream;
     this.outputsIn = outputsIn;
     op.scalars().forEach(s -> sizes.put(s.name(), s));
+    op.dims().forEach(d -> dims.add(d.name()));
     nextLoopId = maxLoopId(op.body()) + 1;
   }
 
@@ -354,7 +357,6 @@ final class ReverseSweep {
       return false;
     }
     Affine diff = b.subtract(a);
-    Set<String> dims = dimNames();
     if (!diff.isConstant() || IndexTerms.magnitude(diff.constantPart(), dims) == null) {
       return false;
     }
@@ -362,9 +364,7 @@ final class ReverseSweep {
     vars.add(STORE_CHOICE);
     Map<String, Poly[]> withChoice = new HashMap<>(ranges);
     withChoice.put(STORE_CHOICE, new Poly[] {Poly.ZERO, Poly.constant(2)});
-    Affine both = localPart(a, vars).add(Affine.variable(STORE_CHOICE).scale(diff.constantPart()));
-    List<Term> terms = IndexTerms.of(both, withChoice, vars, dims);
-    return terms != null && Injectivity.provable(terms, dims);
+    return injective(a.add(Affine.variable(STORE_CHOICE).scale(diff.constantPart())), withChoice, vars);
   }
 
   /**
@@ -378,13 +378,18 @@ final class ReverseSweep {
     if (index == null) {
       throw overwritten(st);
     }
-    Map<String, Poly[]> ranges = loopRanges(st, around);
-    Set<String> loops = loopNames(around);
-    Set<String> dims = dimNames();
-    List<Term> terms = IndexTerms.of(localPart(index, loops), ranges, loops, dims);
-    if (terms == null || !Injectivity.provable(terms, dims)) {
+    if (!injective(index, loopRanges(st, around), loopNames(around))) {
       throw overwritten(st);
     }
+  }
+
+  /**
+   * Whether the part of {@code index} in {@code vars} (the loops' variables within one worker, and
+   * any made-up one) takes a different value at every point of their {@code ranges}, provably.
+   */
+  private boolean injective(Affine index, Map<String, Poly[]> ranges, Set<String> vars) {
+    List<Term> terms = IndexTerms.of(localPart(index, vars), ranges, vars, dims);
+    return terms != null && Injectivity.provable(terms, dims);
   }
 
   /** The ranges of the loops around a store; refuses a loop whose bounds depend on the worker. */
@@ -404,12 +409,6 @@ final class ReverseSweep {
     Set<String> names = new java.util.HashSet<>();
     around.forEach(l -> names.add(l.index().name()));
     return names;
-  }
-
-  private Set<String> dimNames() {
-    Set<String> dims = new java.util.HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
-    return dims;
   }
 
   /** The part of {@code index} in {@code vars}: what changes from one iteration to another within a worker. */

@@ -24,17 +24,26 @@ final class DocLinks {
     return owner;
   }
 
+  /**
+   * The operator a kernel Kiln made was made from: of the {@code declared} names, the longest that
+   * {@code kernel} starts with ({@code softmaxGrad_k0} from {@code softmax}); null when none.
+   */
+  static String madeFrom(String kernel, Set<String> declared) {
+    String from = null;
+    for (String m : declared) {
+      if (kernel.startsWith(m) && (from == null || m.length() > from.length())) {
+        from = m;
+      }
+    }
+    return from;
+  }
+
   /** The javadoc text that names {@code name}. */
   CodeBlock of(String name) {
     if (declared.contains(name)) {
       return CodeBlock.of("{@link $T#$L}", owner, name);
     }
-    String from = null;
-    for (String m : declared) {
-      if (name.startsWith(m) && (from == null || m.length() > from.length())) {
-        from = m;
-      }
-    }
+    String from = madeFrom(name, declared);
     return from == null
         ? CodeBlock.of("{@code $L.$L}", owner.simpleName(), name)
         : CodeBlock.of("{@code $L.$L} (made from {@link $T#$L})", owner.simpleName(), name, owner, from);

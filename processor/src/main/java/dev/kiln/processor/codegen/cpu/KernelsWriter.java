@@ -52,12 +52,7 @@ public final class KernelsWriter {
     if (lines.containsKey(kernel)) {
       return name + " (" + lines.get(kernel) + ")";
     }
-    String from = null;
-    for (String m : lines.keySet()) {
-      if (kernel.startsWith(m) && (from == null || m.length() > from.length())) {
-        from = m;
-      }
-    }
+    String from = DocLinks.madeFrom(kernel, lines.keySet());
     return from == null ? name : name + " (from " + owner.simpleName() + "." + from + ", " + lines.get(from) + ")";
   }
 
