@@ -36,6 +36,9 @@ mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-s
   -DoutputDirectory="$PWD/$out"
 cp -r sample-app/target/classes "$out/sample-classes"
 cp -r benchmarks/target/classes "$out/bench-classes"
+# The fusion reports' HTML pages (10 MB) are for reading, not for any test or run: left out, to keep
+# the bundle and the working tree inside the device tool's 64 MiB carry
+find "$out" -name '*.fusion.html' -delete
 # JCuda's PTX compiler binding (24 MB of natives) is never loaded by Kiln: left out, to keep the
 # bundle inside the carry limit
 zip -q -d "$out"/lib/jcuda-natives-*.jar 'lib/libJNvPTXCompiler-*'

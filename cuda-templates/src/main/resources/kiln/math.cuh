@@ -7,7 +7,8 @@
 // Compiling with -DKILN_FAST_MATH=1 maps the float functions that have hardware intrinsics to them
 // (__expf, __logf, __sinf, __cosf, __powf, __fdividef for sigmoid), and tanh and erf to CUDA's tanhf
 // and erff (which --use_fast_math makes approximate): faster, a few ulp less exact, and no longer
-// the CPU's bits. Kiln's erf is compute-bound on an H200 (GELU at 37% of the device copy).
+// the CPU's bits. (On an H100, 2026-11-27, GELU's kernel without any erf ran at 76% of the device
+// copy and with Kiln's erf at 71%: the exact erf costs little there.)
 // min and max follow Java, not fmin/fmax: a NaN operand gives NaN, and max(-0.0, 0.0) is 0.0.
 #pragma once
 
@@ -22,17 +23,24 @@ namespace kiln {
 // Math.fma (both a correctly rounded fused multiply-add), and __fmul_rn/__fadd_rn/__fdiv_rn elsewhere
 // to keep nvcc from fusing the other multiply-adds, so the device computes the CPU's bits exactly.
 
+// Branch-free: every lane computes the polynomial (and tanh and erf both of theirs) and selects
+// the result, so that a warp never splits on the argument's range and the independent chains
+// overlap; each result is the same operations on the same values as FloatMath's branch, so the
+// bits are the same. Arguments outside a formula's range are clamped or selected away before they
+// could overflow an integer shift.
+
 __device__ __forceinline__ float exp_float(float x) {
   const float exp_max = 88.72283935546875f;
-  if (!(x <= exp_max)) return x > exp_max ? __int_as_float(0x7f800000) : x;
-  if (x < -103.972084045410156f) return 0.0f;
+  const float exp_min = -103.972084045410156f;
+  // in range, xc == x; a NaN becomes exp_min (fmaxf drops NaN), selected away below
+  const float xc = fminf(fmaxf(x, exp_min), exp_max);
   const float round = 12582912.0f;
-  float t = __fmaf_rn(x, 1.44269504088896341f, round);
+  float t = __fmaf_rn(xc, 1.44269504088896341f, round);
   float kf = __fsub_rn(t, round);
   // n = (int) kf, read from t's bits: t is an integer in [2^23, 2^24), 1.5 * 2^23 + n (a
   // float-to-int conversion is an eighth of the arithmetic's rate on a GPU)
   int n = __float_as_int(t) - 0x4B400000;
-  float r = __fmaf_rn(kf, -0.693359375f, x);
+  float r = __fmaf_rn(kf, -0.693359375f, xc);
   r = __fmaf_rn(kf, 2.12194440e-4f, r);
   float p = 1.9875691500E-4f;
   p = __fmaf_rn(p, r, 1.3981999507E-3f);
@@ -42,30 +50,32 @@ __device__ __forceinline__ float exp_float(float x) {
   p = __fmaf_rn(p, r, 5.0000001201E-1f);
   p = __fadd_rn(__fadd_rn(__fmul_rn(p, __fmul_rn(r, r)), r), 1.0f);
   int n1 = n >> 1;
-  return __fmul_rn(__fmul_rn(p, __int_as_float((n1 + 127) << 23)), __int_as_float((n - n1 + 127) << 23));
+  float e = __fmul_rn(__fmul_rn(p, __int_as_float((n1 + 127) << 23)), __int_as_float((n - n1 + 127) << 23));
+  e = x < exp_min ? 0.0f : e;
+  e = x > exp_max ? __int_as_float(0x7f800000) : e;
+  return x != x ? x : e;
 }
 
 __device__ __forceinline__ float tanh_float(float x) {
   float a = fabsf(x);
-  if (a < 0.625f) {
-    if (a < 0x1p-12f) return x;
-    float z = __fmul_rn(x, x);
-    float p = -5.70498872745E-3f;
-    p = __fmaf_rn(p, z, 2.06390887954E-2f);
-    p = __fmaf_rn(p, z, -5.37397155531E-2f);
-    p = __fmaf_rn(p, z, 1.33314422036E-1f);
-    p = __fmaf_rn(p, z, -3.33332819422E-1f);
-    return __fmaf_rn(__fmul_rn(p, z), x, x);
-  }
-  if (!(a < 9.1f)) return a != a ? x : copysignf(1.0f, x);
+  float z = __fmul_rn(x, x);
+  float p = -5.70498872745E-3f;
+  p = __fmaf_rn(p, z, 2.06390887954E-2f);
+  p = __fmaf_rn(p, z, -5.37397155531E-2f);
+  p = __fmaf_rn(p, z, 1.33314422036E-1f);
+  p = __fmaf_rn(p, z, -3.33332819422E-1f);
+  const float small = __fmaf_rn(__fmul_rn(p, z), x, x);
   float s = exp_float(__fmul_rn(2.0f, a));
-  return copysignf(__fsub_rn(1.0f, __fdiv_rn(2.0f, __fadd_rn(s, 1.0f))), x);
+  const float large = copysignf(__fsub_rn(1.0f, __fdiv_rn(2.0f, __fadd_rn(s, 1.0f))), x);
+  float r = a < 9.1f ? large : (a != a ? x : copysignf(1.0f, x));
+  r = a < 0.625f ? small : r;
+  return a < 0x1p-12f ? x : r;
 }
 
 __device__ __forceinline__ float sigmoid_float(float x) {
   float e = exp_float(-fabsf(x));
   float d = __fadd_rn(1.0f, e);
-  return x >= 0.0f ? __fdiv_rn(1.0f, d) : __fdiv_rn(e, d);
+  return __fdiv_rn(x >= 0.0f ? 1.0f : e, d);
 }
 
 // ---- exponentials and logarithms ----
@@ -100,31 +110,28 @@ __device__ __forceinline__ float sigmoid(float x) {
 }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
 // dev.kiln.FloatMath.erf, the same operations in the same order: below 1 x + x * P(x*x), up to
-// 3.92 Q(|x| - 2) with x's sign, then +-1
+// 3.92 Q(|x| - 2) with x's sign, then +-1; both polynomials on every lane, one selected (see above)
 __device__ __forceinline__ float erf_float(float x) {
   float a = fabsf(x);
-  if (a < 1.0f) {
-    float z = __fmul_rn(x, x);
-    float p = -9.669913197285496e-06f;
-    p = __fmaf_rn(p, z, 0.00011263434134889394f);
-    p = __fmaf_rn(p, z, -0.000848315772600472f);
-    p = __fmaf_rn(p, z, 0.005220919847488403f);
-    p = __fmaf_rn(p, z, -0.026865368708968163f);
-    p = __fmaf_rn(p, z, 0.11283780634403229f);
-    p = __fmaf_rn(p, z, -0.37612637877464294f);
-    p = __fmaf_rn(p, z, 0.12837916612625122f);
-    return __fmaf_rn(x, p, x);
-  }
-  if (!(a < 3.92f)) return a != a ? x : copysignf(1.0f, x);
+  float z = __fmul_rn(x, x);
+  float p = -9.669913197285496e-06f;
   float t = __fadd_rn(a, -2.0f);
   float q = -8.423664432655187e-09f;
+  p = __fmaf_rn(p, z, 0.00011263434134889394f);
   q = __fmaf_rn(q, t, -3.0504659775942855e-07f);
+  p = __fmaf_rn(p, z, -0.000848315772600472f);
   q = __fmaf_rn(q, t, 3.484974968159804e-06f);
+  p = __fmaf_rn(p, z, 0.005220919847488403f);
   q = __fmaf_rn(q, t, -1.217776480189059e-05f);
+  p = __fmaf_rn(p, z, -0.026865368708968163f);
   q = __fmaf_rn(q, t, 2.333201337023638e-06f);
+  p = __fmaf_rn(p, z, 0.11283780634403229f);
   q = __fmaf_rn(q, t, 9.93652138276957e-05f);
+  p = __fmaf_rn(p, z, -0.37612637877464294f);
   q = __fmaf_rn(q, t, -0.00025677779922261834f);
+  p = __fmaf_rn(p, z, 0.12837916612625122f);
   q = __fmaf_rn(q, t, -4.849606193602085e-05f);
+  const float small = __fmaf_rn(x, p, x);
   q = __fmaf_rn(q, t, 0.0015861217398196459f);
   q = __fmaf_rn(q, t, -0.0033786040730774403f);
   q = __fmaf_rn(q, t, 0.00046122699859552085f);
@@ -134,7 +141,8 @@ __device__ __forceinline__ float erf_float(float x) {
   q = __fmaf_rn(q, t, -0.041333943605422974f);
   q = __fmaf_rn(q, t, 0.020666982978582382f);
   q = __fmaf_rn(q, t, 0.9953222870826721f);
-  return copysignf(q, x);
+  float r = a < 3.92f ? copysignf(q, x) : (a != a ? x : copysignf(1.0f, x));
+  return a < 1.0f ? small : r;
 }
 __device__ __forceinline__ float erf(float x) { return KILN_FAST_MATH ? erff(x) : erf_float(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }

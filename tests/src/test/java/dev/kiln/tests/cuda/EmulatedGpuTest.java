@@ -43,7 +43,7 @@ class EmulatedGpuTest {
   /** The GPU tests of the generated kernels. */
   private static final List<String> KERNEL_TESTS = List.of(
       CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), CudaEdgeCasesTest.class.getName(),
-      "dev.kiln.tests.TensorLaunchersTest");
+      CudaMathBitsTest.class.getName(), "dev.kiln.tests.TensorLaunchersTest");
 
   /** The emulation's checks that leave the context working. */
   private static final List<String> CLEAN_CHECKS = List.of(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.KMath;
+import dev.kiln.tests.FloatSamples;
 import dev.kiln.runtime.simd.Simd;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -18,27 +19,8 @@ import org.junit.jupiter.api.Test;
 class VectorMathTest {
   private static final long STEP = Boolean.getBoolean("kiln.ulp.exhaustive") ? 1 : 997;
 
-  private static final float[] SPECIALS = {
-    Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE,
-    Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 88.72283935546875f, 88.72284f, -103.972084045410156f,
-    -103.97209f, -87.33655f, -87.33654f, 0.625f, -0.625f, 0.95f, -0.95f, 0.94999999f, 3.92f, -3.92f, 3.9199998f,
-    0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 1f, -1f, Float.intBitsToFloat(0x7fc00001),
-    Float.intBitsToFloat(0xffc00000)
-  };
-
   /** Every STEP-th float bit pattern, then the specials. */
-  private static final float[] INPUTS = inputs();
-
-  private static float[] inputs() {
-    int sampled = (int) (0x100000000L / STEP) + 1;
-    float[] in = new float[sampled + SPECIALS.length];
-    int n = 0;
-    for (long bits = 0; bits <= 0xffffffffL; bits += STEP) {
-      in[n++] = Float.intBitsToFloat((int) bits);
-    }
-    System.arraycopy(SPECIALS, 0, in, n, SPECIALS.length);
-    return java.util.Arrays.copyOf(in, n + SPECIALS.length);
-  }
+  private static final float[] INPUTS = FloatSamples.everyNth(STEP);
 
   @Test
   void theSimdKernelsRunInThisCheck() {
