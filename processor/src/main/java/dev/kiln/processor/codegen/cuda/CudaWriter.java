@@ -64,27 +64,29 @@ public final class CudaWriter {
         }
       } else if (hasReductions(op.body())) {
         OperatorIr wide = IndexWidening.apply(op);
-        Object plan = ReducingKernelWriter.plan(wide);
-        Object partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(wide);
+        CudaPlan plan = ReducingKernelWriter.plan(wide);
+        CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(wide);
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
           cu.add("\n").add(ReducingKernelWriter.fold(wide, p, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept(),
               List.copyOf(p.accumulations().keySet()), CheckedReads.arrays(wide)));
-        } else if (partials instanceof List<?> reduced) {
-          @SuppressWarnings("unchecked")
-          List<PartialsKernelWriter.Reduced> arrays = (List<PartialsKernelWriter.Reduced>) reduced;
-          cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(), plan);
+        } else if (partials instanceof PartialsKernelWriter.Plan arrays) {
+          cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(),
+              ((CudaPlan.Refused) plan).reason());
           cu.add(PartialsKernelWriter.write(wide, arrays, names(wide), kernelParams(wide)));
           kernels.put(op.name(), new KernelInfo(PartialsKernelWriter.partialsKernel(op.name()), KernelInfo.Launch.PARTIALS,
-              List.of(), arrays.stream().map(PartialsKernelWriter.Reduced::array).toList(), CheckedReads.arrays(wide)));
+              List.of(), arrays.reduced().stream().map(PartialsKernelWriter.Reduced::array).toList(),
+              CheckedReads.arrays(wide)));
         } else {
           // the reducing plan refuses what the partials plan refuses, so the reason is often the same
-          skipped.add(new Skipped(op.name(), plan.equals(partials) ? (String) plan : plan + "; " + partials));
+          String reducing = ((CudaPlan.Refused) plan).reason();
+          String chunked = ((CudaPlan.Refused) partials).reason();
+          skipped.add(new Skipped(op.name(), reducing.equals(chunked) ? reducing : reducing + "; " + chunked));
         }
       } else {
         OperatorIr wide = IndexWidening.apply(op);
-        Object rowPlan = SharedLoopPlan.plan(wide);
+        CudaPlan rowPlan = SharedLoopPlan.plan(wide);
         if (rowPlan instanceof SharedLoopPlan.Plan rows) {
           cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
           KernelInfo.Launch launch = rows.layout() == SharedLoopPlan.Layout.ROWS
@@ -92,8 +94,9 @@ public final class CudaWriter {
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), launch, List.of(),
               List.of(), CheckedReads.arrays(wide)));
         } else {
-          if (!rowPlan.equals(SharedLoopPlan.NO_LOOP)) {
-            cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), rowPlan);
+          String why = ((CudaPlan.Refused) rowPlan).reason();
+          if (!why.equals(SharedLoopPlan.NO_LOOP)) {
+            cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), why);
           }
           cu.add("\n").add(gridKernel(wide));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(),

@@ -32,6 +32,9 @@ public final class PartialsKernelWriter {
   /** One accumulated array and its operation. */
   record Reduced(Param.Array array, ReduceKind op) {}
 
+  /** The accumulated arrays, each with its operation, in the order of the operator's body. */
+  record Plan(List<Reduced> reduced) implements CudaPlan {}
+
   private PartialsKernelWriter() {}
 
   public static String partialsKernel(String op) {
@@ -43,21 +46,21 @@ public final class PartialsKernelWriter {
   }
 
   /** The accumulated arrays of {@code op}, or the reason these kernels do not fit it. */
-  static Object plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr op) {
     Map<Param.Array, ReduceKind> reduced = new LinkedHashMap<>();
     List<Param.Array> stored = new ArrayList<>();
     String problem = collect(op.body(), reduced, stored);
     if (problem != null) {
-      return problem;
+      return new CudaPlan.Refused(problem);
     }
     for (Param.Array a : stored) {
       if (reduced.containsKey(a)) {
-        return "'" + a.name() + "' is both stored and accumulated";
+        return new CudaPlan.Refused("'" + a.name() + "' is both stored and accumulated");
       }
     }
     List<Reduced> out = new ArrayList<>();
     reduced.forEach((a, k) -> out.add(new Reduced(a, k)));
-    return out;
+    return new Plan(List.copyOf(out));
   }
 
   private static String collect(List<Stmt> body, Map<Param.Array, ReduceKind> reduced, List<Param.Array> stored) {
@@ -80,7 +83,8 @@ public final class PartialsKernelWriter {
   }
 
   /** Both kernels; {@code op} has 64-bit indices already ({@link IndexWidening}). */
-  static CodeBlock write(OperatorIr op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
+  static CodeBlock write(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+    List<Reduced> reduced = plan.reduced();
     return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names)).build();
   }
 

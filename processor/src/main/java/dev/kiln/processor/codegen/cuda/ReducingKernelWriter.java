@@ -33,18 +33,19 @@ import java.util.Set;
  */
 public final class ReducingKernelWriter {
   /** The split of the grid, and the one index at which each reduced array is accumulated. */
-  record Plan(List<GridDim> kept, List<GridDim> reduced, Map<Param.Array, Stmt.Accumulate> accumulations) {}
+  record Plan(List<GridDim> kept, List<GridDim> reduced, Map<Param.Array, Stmt.Accumulate> accumulations)
+      implements CudaPlan {}
 
   private ReducingKernelWriter() {}
 
   /** The plan for {@code op}, or the reason this kernel shape does not fit it. */
-  static Object plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr op) {
     Map<Param.Array, Stmt.Accumulate> accumulations = new LinkedHashMap<>();
     String problem = collect(op.body(), accumulations);
     if (problem != null) {
-      return problem;
+      return new CudaPlan.Refused(problem);
     }
-    if (PartialsKernelWriter.plan(op) instanceof String refusal) {
+    if (PartialsKernelWriter.plan(op) instanceof CudaPlan.Refused refusal) {
       return refusal; // an array stored as well as accumulated, or accumulated with two operations
     }
     Set<String> gridVars = new LinkedHashSet<>();
@@ -53,10 +54,10 @@ public final class ReducingKernelWriter {
     for (Stmt.Accumulate a : accumulations.values()) {
       Affine index = AffineAnalysis.affine(a.index());
       if (index == null || !gridVars.containsAll(index.coefficients().keySet())) {
-        return "the index of '" + a.array().name() + "' is not an affine function of the @Parallel variables alone";
+        return new CudaPlan.Refused("the index of '" + a.array().name() + "' is not an affine function of the @Parallel variables alone");
       }
       if (kept != null && !kept.equals(index.coefficients().keySet())) {
-        return "its @Reduce outputs reduce over different dimensions";
+        return new CudaPlan.Refused("its @Reduce outputs reduce over different dimensions");
       }
       kept = index.coefficients().keySet();
     }
@@ -68,7 +69,7 @@ public final class ReducingKernelWriter {
       Affine index = AffineAnalysis.affine(a.index());
       List<Term> terms = IndexTerms.of(index, IndexTerms.gridRanges(op), kept, dims);
       if (terms == null || !Injectivity.provable(terms, dims)) {
-        return "the index of '" + a.array().name() + "' may give two output elements' blocks the same element";
+        return new CudaPlan.Refused("the index of '" + a.array().name() + "' may give two output elements' blocks the same element");
       }
     }
     List<GridDim> keptDims = new ArrayList<>();

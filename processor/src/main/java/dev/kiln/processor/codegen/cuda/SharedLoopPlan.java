@@ -78,41 +78,40 @@ final class SharedLoopPlan {
   }
 
   /** The shared loops, each with its carried values' folds, and the layout. */
-  record Plan(Map<Stmt.Loop, List<Fold>> loops, Layout layout) {}
+  record Plan(Map<Stmt.Loop, List<Fold>> loops, Layout layout) implements CudaPlan {}
 
   private SharedLoopPlan() {}
 
 
   /** The plan for a grid kernel without {@code @Reduce} outputs ({@code op} widened), or why it is not a row kernel. */
-  static Object plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr op) {
     if (!op.scratch().isEmpty()) {
-      return "each worker keeps " + op.scratch().get(0).name() + " for itself";
+      return new CudaPlan.Refused("each worker keeps " + op.scratch().get(0).name() + " for itself");
     }
-    Object rows = plan(op, Layout.ROWS);
+    CudaPlan rows = plan(op, Layout.ROWS);
     if (rows instanceof Plan || op.grid().isEmpty()) {
       return rows;
     }
     return plan(op, Layout.COLUMNS) instanceof Plan columns ? columns : rows;
   }
 
-  private static Object plan(OperatorIr op, Layout layout) {
+  private static CudaPlan plan(OperatorIr op, Layout layout) {
     Map<Stmt.Loop, List<Fold>> loops = new IdentityHashMap<>();
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Accumulate) {
-        return "a worker accumulates into a @Reduce output";
+        return new CudaPlan.Refused("a worker accumulates into a @Reduce output");
       }
       if (s instanceof Stmt.Loop l) {
-        Object folds = layout == Layout.ROWS ? shareable(l) : foldsOnly(l);
-        if (folds instanceof String why) {
-          return why;
+        List<Fold> folds = new ArrayList<>();
+        String why = layout == Layout.ROWS ? shareable(l, folds) : foldsOnly(l, folds);
+        if (why != null) {
+          return new CudaPlan.Refused(why);
         }
-        @SuppressWarnings("unchecked")
-        List<Fold> f = (List<Fold>) folds;
-        loops.put(l, f);
+        loops.put(l, folds);
       }
     }
     if (loops.isEmpty()) {
-      return NO_LOOP;
+      return new CudaPlan.Refused(NO_LOOP);
     }
     return new Plan(loops, layout);
   }
@@ -129,8 +128,11 @@ final class SharedLoopPlan {
     return null;
   }
 
-  /** For {@link Layout#COLUMNS}: the folds of a loop that stores nothing and only folds, else why not. */
-  private static Object foldsOnly(Stmt.Loop l) {
+  /**
+   * For {@link Layout#COLUMNS}: adds to {@code folds} those of a loop that stores nothing and only
+   * folds; returns why not, or null.
+   */
+  private static String foldsOnly(Stmt.Loop l, List<Fold> folds) {
     String shape = shapeRefusal(l);
     if (shape != null) {
       return shape;
@@ -138,7 +140,6 @@ final class SharedLoopPlan {
     if (!l.body().isEmpty()) {
       return "a loop stores";
     }
-    List<Fold> folds = new ArrayList<>();
     List<Expr> reduced = new ArrayList<>();
     for (Stmt.Carried c : l.carried()) {
       Fold f = fold(c);
@@ -157,11 +158,14 @@ final class SharedLoopPlan {
         }
       }
     }
-    return folds;
+    return null;
   }
 
-  /** The folds of {@code l}'s carried values when its iterations can be shared, else why not. */
-  private static Object shareable(Stmt.Loop l) {
+  /**
+   * Adds to {@code folds} those of {@code l}'s carried values when its iterations can be shared;
+   * returns why they cannot, or null.
+   */
+  private static String shareable(Stmt.Loop l, List<Fold> folds) {
     String shape = shapeRefusal(l);
     if (shape != null) {
       return shape;
@@ -181,7 +185,6 @@ final class SharedLoopPlan {
         return "a loop stores into " + e.getKey().name() + " at two indices";
       }
     }
-    List<Fold> folds = new ArrayList<>();
     List<Expr> reduced = new ArrayList<>();
     List<Expr> uses = new ArrayList<>();
     for (Stmt s : l.body()) {
@@ -215,7 +218,7 @@ final class SharedLoopPlan {
         return why;
       }
     }
-    return folds;
+    return null;
   }
 
   private static Fold fold(Stmt.Carried c) {
