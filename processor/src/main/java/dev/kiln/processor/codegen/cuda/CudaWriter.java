@@ -217,9 +217,9 @@ public final class CudaWriter {
       String extent = grid.get(k).extentText(CudaNames::identifier);
       if (k >= sharedZ) {
         String axis = k == g - 1 ? "x" : "y";
-        emitter.add(stridedLoop(counters.get(k), v, extent, axis, inner));
+        emitter.add(stridedLoop(names, counters.get(k), v, extent, axis, inner));
       } else if (sharedZ == 1) {
-        emitter.add(stridedLoop(counters.get(k), v, extent, "z", inner));
+        emitter.add(stridedLoop(names, counters.get(k), v, extent, "z", inner));
       } else {
         // one of several dimensions flattened onto z: decompose the shared counter
         CodeBlock divisor = CodeBlock.of("1LL");
@@ -260,10 +260,20 @@ public final class CudaWriter {
         .build();
   }
 
-  private static CodeBlock stridedLoop(String counter, String var, String extent, String axis, CodeBlock inner) {
+  /**
+   * A grid-stride loop of the int {@code var} below {@code extent} on launch axis {@code axis}, in
+   * unsigned 32-bit arithmetic that cannot overflow for any grid ({@code kiln/index.cuh}).
+   */
+  private static CodeBlock stridedLoop(Names names, String counter, String var, String extent, String axis,
+      CodeBlock inner) {
+    String end = names.fresh(var + "_end");
+    String step = names.fresh(var + "_step");
     return CodeBlock.builder()
+        .addStatement("const unsigned $N = kiln::count($L)", end, extent)
+        .addStatement("const unsigned $N = kiln::step_$L($N)", step, axis, end)
         .add(NO_UNROLL)
-        .beginControlFlow("for (long long $N = kiln::first_$L(); $N < $N; $N += kiln::stride_$L())", counter, axis, counter, extent, counter, axis)
+        .beginControlFlow("for (unsigned $N = kiln::first_$L($N); $N < $N; $N += $N)", counter, axis, end, counter, end,
+            counter, step)
         .addStatement("const int $N = (int) $N", var, counter)
         .add(inner)
         .endControlFlow()
