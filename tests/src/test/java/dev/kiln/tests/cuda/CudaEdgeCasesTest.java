@@ -268,4 +268,46 @@ class CudaEdgeCasesTest {
       org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("Scatter.csrRowSums"), e.getMessage());
     }
   }
+
+  /**
+   * Counter-based random numbers on the device draw the plain Java's bits: uniform noise (one
+   * stream, an offset), dropout's mask, normal noise (Kiln's own float log and cos), and draws per
+   * row and column inside a row kernel's shared loop; the row totals are sums, added in another
+   * order on the device (within 1e-5).
+   */
+  @Test
+  void randomNumbersAreTheSourcesBits() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(2027);
+    int n = 30_011;
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (float) random.nextDouble(-1, 1);
+    }
+    float[] expected = new float[n];
+    dev.kiln.tests.ops.RandomOps.noise(n, 2026, 5, expected);
+    try (DeviceFloatArray y = device.allocFloats(n)) {
+      dev.kiln.tests.ops.RandomOpsKernels.noise(device.defaultStream(), n, 2026, 5, y);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, y.download(), "noise");
+    }
+    dev.kiln.tests.ops.RandomOps.dropout(n, 0.25f, 11, x, expected);
+    try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray y = device.allocFloats(n)) {
+      dev.kiln.tests.ops.RandomOpsKernels.dropout(device.defaultStream(), n, 0.25f, 11, dx, y);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, y.download(), "dropout");
+      dev.kiln.tests.ops.RandomOps.gaussianNoise(n, 7, 0.5f, x, expected);
+      dev.kiln.tests.ops.RandomOpsKernels.gaussianNoise(device.defaultStream(), n, 7, 0.5f, dx, y);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, y.download(), "gaussianNoise");
+    }
+    int b = 9;
+    int k = 301;
+    float[] rows = java.util.Arrays.copyOf(x, b * k);
+    float[] jittered = new float[b * k];
+    float[] totals = new float[b];
+    dev.kiln.tests.ops.RandomOps.jitterRows(b, k, 5, rows, jittered, totals);
+    try (DeviceFloatArray dx = device.upload(rows); DeviceFloatArray y = device.allocFloats(b * k);
+        DeviceFloatArray t = device.allocFloats(b)) {
+      dev.kiln.tests.ops.RandomOpsKernels.jitterRows(device.defaultStream(), b, k, 5, dx, y, t);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(jittered, y.download(), "jitterRows");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(totals, t.download(), 1e-5f * k, "jitterRows' totals");
+    }
+  }
 }
