@@ -14,6 +14,13 @@
 # .gpu/reports), `sample` (the sample on CUDA), `bench` (dev.kiln.bench.GpuSideBySide, Kiln's
 # launchers on the GPU beside a device copy) and `torch` (scripts/gpu_torch_bench.py, PyTorch on
 # the same GPU). Extra arguments for the benchmarks: KILN_GPU_BENCH (a regular expression).
+# `variants` (never by default) times hand-edited kernels beside the build's: put each variant's PTX
+# under .gpu/var-<name>/META-INF/kiln/<package>/<Class>.ptx (nvcc -ptx -arch=compute_80 -std=c++17
+# -lineinfo -I cuda-templates/src/main/resources on an edited copy of the build's .cu, keeping every
+# kernel the timed cases launch); the step runs the benchmarks with the build's PTX, with each
+# variant's first on the class path (the runtime loads a class's PTX from the first entry that has
+# it), then with the build's again, so that drift over the run shows. Each case is still checked
+# against its CPU kernel: a variant that computes something else says DISAGREES.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=.gpu
@@ -48,7 +55,7 @@ tar -C "$out" -czf "$out/jre.tgz" jre && rm -rf "$out/jre"
 ( cd "$out" && ls lib/*.jar | tr '\n' ':' ) > "$out/classpath.txt"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# On the GPU machine, from anywhere: bash .gpu/run.sh [tests] [sample] [bench] [torch]
+# On the GPU machine, from anywhere: bash .gpu/run.sh [tests] [sample] [bench] [torch] [variants]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 [ -x jre/bin/java ] || tar -xzf jre.tgz
@@ -90,6 +97,15 @@ for step in $steps; do
         dev.kiln.bench.GpuSideBySide "${KILN_GPU_BENCH:-.}" || status=1 ;;
     torch)
       PYTHONUNBUFFERED=1 timeout 120 python3 ../scripts/gpu_torch_bench.py "${KILN_GPU_BENCH:-.}" || status=1 ;;
+    variants)
+      for v in build var-* build; do
+        [ "$v" = build ] || [ -d "$v" ] || continue
+        echo "--- $v"
+        cp=bench-classes
+        [ "$v" = build ] || cp="$v:bench-classes"
+        timeout 150 jre/bin/java --add-modules jdk.incubator.vector -cp "$cp:$(cat classpath.txt)" \
+          dev.kiln.bench.GpuSideBySide "${KILN_GPU_BENCH:-.}" || status=1
+      done ;;
     *) echo "unknown step $step"; status=1 ;;
   esac
 done

@@ -3,7 +3,7 @@
 // any size, including sizes past a launch dimension's limit.
 //
 // A dimension's extent is a Java int, so its loop counts in unsigned 32-bit arithmetic (on an
-// H100 a GELU map ran 4-8% faster than with 64-bit counters): count(e) is the extent, 0 when
+// H100 a GELU kernel ran 4-8% faster than with 64-bit counters): count(e) is the extent, 0 when
 // negative; first_*(n) the thread's first index, or n when it has none; step_*(n) the grid's
 // stride, at most n. Then i + step_*(n) < 2n < 2^32 for every i < n, whatever the grid: no
 // overflow. Several dimensions flattened onto z, and other loops, count in 64 bits.

@@ -31,7 +31,7 @@ class CudaMathBitsTest {
   void needsCuda() {
     assumeTrue(CudaRuntime.available(), () -> "no CUDA here: " + CudaRuntime.unavailableReason());
     device = CudaRuntime.device();
-    float[] sampled = FloatSamples.everyNth(device.name().contains("emulation") ? 65537 : 997);
+    float[] sampled = FloatSamples.everyNth(EmulatedDriver.emulates(device.name()) ? 65537 : 997);
     float[] boundaries = FloatSamples.SPECIALS;
     inputs = java.util.Arrays.copyOf(sampled, sampled.length + boundaries.length * 128);
     int n = sampled.length;

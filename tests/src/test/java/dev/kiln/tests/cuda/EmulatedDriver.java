@@ -30,6 +30,14 @@ import java.util.stream.Stream;
  * #environment()} then runs Kiln's real CUDA runtime and the generated device launchers on the host.
  */
 public final class EmulatedDriver {
+  /** What the emulated driver's device name contains ({@code libcuda_emulation.c}'s cuDeviceGetName). */
+  static final String DEVICE_NAME = "Kiln CUDA emulation";
+
+  /** Whether {@code deviceName} is the emulated driver's device rather than a GPU. */
+  static boolean emulates(String deviceName) {
+    return deviceName.contains(DEVICE_NAME);
+  }
+
   private static final List<String> HEADERS = List.of("kiln/kiln.cuh", "kiln/math.cuh", "kiln/index.cuh", "kiln/reduce.cuh");
 
   public final Path directory;
