@@ -164,19 +164,24 @@ final class VectorMathCode {
     return vec("sigmoid", "$N.div($N).blend($N, $N.compare($T.GE, 0f))", e, d, positive, x, VECTOR_OPERATORS);
   }
 
-  /** FloatMath.erf: x + x P(x²) below 1; Q(|x| - 2) with x's sign to 3.92; ±1 beyond. No exp. */
+  /**
+   * FloatMath.erf: x + x P(x²) below 1; Q(|x| - 2) with x's sign to 3.92; ±1 beyond. No exp.
+   * Computed on |x| and given x's sign once at the end (one blend to 1 and one sign where FloatMath's
+   * branches have two of each): the same bits, because every branch is odd in x (round to nearest is
+   * symmetric, so {@code fma(-a, p, -a) == -fma(a, p, a)}) and each magnitude is positive or +0.
+   */
   String erf(String x) {
     String a = vec("erfA", "$N.abs()", x);
     String z = vec("erfZ", "$N.mul($N)", x, x);
     String t = vec("erfT", "$N.sub(2f)", a);
     String q = horner("erfQ", t, "-8.423664432655187e-09", "-3.0504659775942855e-07", "3.484974968159804e-06", "-1.217776480189059e-05", "2.333201337023638e-06", "9.93652138276957e-05", "-0.00025677779922261834", "-4.849606193602085e-05", "0.0015861217398196459", "-0.0033786040730774403", "0.00046122699859552085", "0.013088763691484928", "-0.03444535285234451", "0.04822302982211113", "-0.041333943605422974", "0.020666982978582382", "0.9953222870826721");
-    String tail = vec("erfTail",
-        "$N.reinterpretAsInts().or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()", q, x);
-    String p = horner("erfP", z, "-9.669913197285496e-06", "0.00011263434134889394", "-0.000848315772600472", "0.005220919847488403", "-0.026865368708968163", "0.11283780634403229", "-0.37612637877464294", "0.12837916612625122");
-    String result = vec("erf", "$N.blend($N.fma($N, $N), $N.lt(1f))", tail, x, p, x, a);
-    String one = vec("erfOne", "$N.reinterpretAsInts().and(0x80000000).or(0x3f800000).reinterpretAsFloats()", x);
     // a NaN lane fails both comparisons, so it keeps the NaN the tail's polynomial computed
-    return vec("erf", "$N.blend($N, $N.compare($T.GE, 3.92f))", result, one, a, VECTOR_OPERATORS);
+    String tail = vec("erfTail", "$N.blend(1f, $N.compare($T.GE, 3.92f))", q, a, VECTOR_OPERATORS);
+    String p = horner("erfP", z, "-9.669913197285496e-06", "0.00011263434134889394", "-0.000848315772600472", "0.005220919847488403", "-0.026865368708968163", "0.11283780634403229", "-0.37612637877464294", "0.12837916612625122");
+    String magnitude = vec("erfAbs", "$N.blend($N.fma($N, $N), $N.lt(1f))", tail, a, p, a, a);
+    return vec("erf", "$N.reinterpretAsInts().or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()",
+        magnitude, x);
   }
+
 
 }
