@@ -1,6 +1,6 @@
 package dev.kiln.sample;
 
-/** One way to train the sample's LSTM: on the CPU ({@link Training}) or on a GPU ({@link CudaTraining}). */
+/** One way to train the sample's LSTM: the float[] launchers on the CPU ({@link Training}), or the FloatTensor launchers on Kiln's device ({@link TensorTraining}). */
 interface Trainer {
   /** Mean cross-entropy of the current parameters; keeps what the backward pass needs. */
   float forward();

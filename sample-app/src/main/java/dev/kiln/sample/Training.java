@@ -14,6 +14,11 @@ import java.util.Random;
  * {@code sgd} to update it. The host only seeds the
  * upstream gradients, swaps array references and sums the B row losses for printing.
  *
+ * <p>This form calls the {@code float[]} launchers, which always run on the CPU: the sample checks
+ * the derived gradients with it, and on a GPU trains it in lockstep with {@link TensorTraining} (the
+ * same passes through the FloatTensor launchers, which run where {@code Kiln.device()} says) to
+ * compare their losses.
+ *
  * <p>The task: the model's fixed input sequences ({@link LstmModel#xs}), each labelled with the
  * class a random linear teacher gives their sum over time, {@code argmax_c (sum_t x_t)·P[:, c]}.
  */
@@ -161,14 +166,6 @@ final class Training implements Trainer {
       dc = dcPrev;
       dcPrev = swap;
     }
-  }
-
-  /** One gradient-descent step: forward, backward, update. Returns the loss before the update. */
-  float step() {
-    float before = forward();
-    backward();
-    update();
-    return before;
   }
 
   @Override

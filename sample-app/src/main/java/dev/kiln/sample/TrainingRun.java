@@ -31,9 +31,10 @@ final class TrainingRun {
   static final double CUDA_LOSS_TOLERANCE = 1e-3;
 
   /**
-   * Runs the check and the training; appends a line to {@code failures} for each problem. With
-   * {@code onCuda}, the training runs on the GPU ({@link CudaTraining}), and the CPU trains in
-   * lockstep from the same start: their losses must agree at every step.
+   * Runs the check and the training; appends a line to {@code failures} for each problem. The
+   * training is {@link TensorTraining}: the FloatTensor launchers, on {@link dev.kiln.runtime.Kiln#device()}.
+   * With {@code onCuda} (that device is a GPU), the CPU also trains in lockstep from the same start
+   * ({@link Training}, the float[] launchers): their losses must agree at every step.
    */
   void run(boolean onCuda, StringBuilder failures) {
     LstmModel model = new LstmModel(options);
@@ -50,38 +51,36 @@ final class TrainingRun {
 
     gradientCheck(t, failures);
 
-    if (!onCuda) {
-      train(t, null, model, failures);
-      return;
-    }
-    try (CudaTraining gpu = new CudaTraining(model, t)) {
-      trainOnCuda(gpu, t, model, failures);
+    try (TensorTraining trainer = new TensorTraining(model, t)) {
+      if (onCuda) {
+        out.println();
+        out.printf(Locale.ROOT, "on %s, every parameter, state and gradient on the device; the CPU trains in lockstep"
+            + "%nfrom the same start (the float[] launchers), and the losses must agree within %.0e (relative).%n",
+            trainer.deviceName(), CUDA_LOSS_TOLERANCE);
+      }
+      train(trainer, onCuda ? t : null, model, t, failures);
+      if (onCuda) {
+        trainer.resetStats();
+        trainer.forward();
+        trainer.backward();
+        trainer.update();
+        trainer.finish();
+        out.printf(Locale.ROOT, "kernel launches per training step on CUDA: %d%n", trainer.launches());
+      }
     } catch (KilnException e) {
       out.println();
-      out.println("training on CUDA: failed: " + e.getMessage());
-      failures.append("  training on CUDA: ").append(e.getMessage()).append('\n');
+      out.println("training " + where + ": failed: " + e.getMessage());
+      failures.append("  training ").append(where).append(": ").append(e.getMessage()).append('\n');
     }
-  }
-
-  private void trainOnCuda(CudaTraining gpu, Training t, LstmModel model, StringBuilder failures) {
-    out.println();
-    out.printf(Locale.ROOT, "on %s, every parameter, state and gradient on the device; the CPU trains in lockstep"
-        + "%nfrom the same start, and the losses must agree within %.0e (relative).%n", gpu.deviceName(),
-        CUDA_LOSS_TOLERANCE);
-    train(gpu, t, model, failures);
-    gpu.resetStats();
-    gpu.forward();
-    gpu.backward();
-    gpu.update();
-    out.printf(Locale.ROOT, "kernel launches per training step on CUDA: %d%n", gpu.launches());
   }
 
   /**
-   * Trains with {@code trainer}, printing each step; with a {@code lockstep} CPU trainer (when
-   * {@code trainer} is the GPU's) also steps that and compares the losses.
+   * Trains with {@code trainer} (the FloatTensor launchers, on whichever device Kiln runs), printing
+   * each step; with a {@code lockstep} CPU trainer (when {@code trainer} runs on a GPU) also steps
+   * that and compares the losses. {@code reference} times the plain-Java loss.
    */
-  private void train(Trainer trainer, Training lockstep, LstmModel model, StringBuilder failures) {
-    Training cpu = lockstep != null ? lockstep : (Training) trainer;
+  private void train(TensorTraining trainer, Training lockstep, LstmModel model, Training reference,
+      StringBuilder failures) {
     out.println();
     out.printf(Locale.ROOT, "%6s %10s %12s %12s%s%n", "step", "loss", "forward ms", "backward ms",
         lockstep == null ? "" : String.format(Locale.ROOT, " %10s", "CPU loss"));
@@ -101,15 +100,15 @@ final class TrainingRun {
       forwardMs[s] = (t1 - t0) / 1e6;
       backwardMs[s] = (t2 - t1) / 1e6;
       losses[s] = loss;
-      String reference = "";
+      String cpuColumn = "";
       if (lockstep != null) {
         float cpuLoss = lockstep.forward();
         lockstep.backward();
         lockstep.update();
-        reference = String.format(Locale.ROOT, " %10.4f", cpuLoss);
+        cpuColumn = String.format(Locale.ROOT, " %10.4f", cpuLoss);
         agree(loss, cpuLoss, "step " + (s + 1), failures);
       }
-      out.printf(Locale.ROOT, "%6d %10.4f %12.3f %12.3f%s%n", s + 1, loss, forwardMs[s], backwardMs[s], reference);
+      out.printf(Locale.ROOT, "%6d %10.4f %12.3f %12.3f%s%n", s + 1, loss, forwardMs[s], backwardMs[s], cpuColumn);
       if (s == 0) {
         first = loss;
       }
@@ -122,13 +121,15 @@ final class TrainingRun {
     if (!(after < first)) {
       failures.append(String.format(Locale.ROOT, "  training: the loss did not decrease (%.4f -> %.4f)%n", first, after));
     }
-    plot(lockstep != null ? "on CUDA" : "on the CPU", losses, forwardMs, backwardMs);
+    String where = trainer.device() == dev.kiln.runtime.Device.CUDA ? "on CUDA" : "on the CPU";
+    plot(where, losses, forwardMs, backwardMs);
     double forward = median(forwardMs);
     double backward = median(backwardMs);
-    double plain = Bench.medianMillis(() -> cpu.plainLoss(cpu.w, cpu.bias, cpu.wOut, cpu.bOut), options.reps());
+    float[][] p = trainer.parameters();
+    double plain = Bench.medianMillis(() -> reference.plainLoss(p[0], p[1], p[2], p[3]), options.reps());
     out.println();
     out.printf(Locale.ROOT, "loss %.4f -> %.4f in %d steps; %d of %d sequences classified right after.%n", first,
-        after, steps, correct(model, cpu), model.batch);
+        after, steps, correct(model, reference.labels, p), model.batch);
     out.printf(Locale.ROOT, "per training step (median of the steps above): %.3f ms = forward %.3f ms + backward and"
         + " update %.3f ms.%nplain-Java forward pass of the same loss: %.3f ms (median of %d after warm-up); the"
         + " backward pass has no plain-Java form to time.%n", forward + backward, forward, backward, plain, options.reps());
@@ -233,12 +234,12 @@ final class TrainingRun {
     return c;
   }
 
-  /** The number of rows whose largest logit is their label, after training. */
-  private static int correct(LstmModel m, Training t) {
-    float[] w = t.w;
-    float[] bias = t.bias;
-    float[] wOut = t.wOut;
-    float[] bOut = t.bOut;
+  /** The number of rows whose largest logit is their label, with parameters {@code p} (w, bias, wOut, bOut). */
+  private static int correct(LstmModel m, int[] labels, float[][] p) {
+    float[] w = p[0];
+    float[] bias = p[1];
+    float[] wOut = p[2];
+    float[] bOut = p[3];
     int b = m.batch;
     int h = m.hidden;
     float[] hPrev = new float[b * h];
@@ -264,7 +265,7 @@ final class TrainingRun {
           best = c;
         }
       }
-      if (best == t.labels[row]) {
+      if (best == labels[row]) {
         right++;
       }
     }
