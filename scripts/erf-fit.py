@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the coefficients of dev.kiln.FloatMath.erf (and its twins in VectorMathCode and math.cuh).
 
-Below SPLIT (1), erf(x) = x + x * P(x*x) with P of degree 7 fitted to erf(x)/x - 1; from SPLIT to
+Below SPLIT (1), erf(x) = x + x * P(x*x) with P of degree 6 fitted to erf(x)/x - 1; from SPLIT to
 ONE (3.92), erf(x) = Q(|x| - 2) with x's sign, Q of degree 16 fitted to erf(t + 2) on [-1, 1.92]
 (|x| - 2 is exact in float there, by Sterbenz's lemma). Least squares in double (Q on Chebyshev
 nodes), coefficients rounded to float. Then simulates the float evaluation (numpy float32, one
@@ -17,7 +17,7 @@ import numpy as np
 from scipy.special import erf
 
 f32 = np.float32
-SPLIT, ONE, MID, DEG_P, DEG_Q = 1.0, 3.92, 2.0, 7, 16
+SPLIT, ONE, MID, DEG_P, DEG_Q = 1.0, 3.92, 2.0, 6, 16
 
 
 def fit():

@@ -114,20 +114,19 @@ __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(
 __device__ __forceinline__ float erf_float(float x) {
   float a = fabsf(x);
   float z = __fmul_rn(x, x);
-  float p = -9.669913197285496e-06f;
+  float p = 7.878795440774411e-05f;
   float t = __fadd_rn(a, -2.0f);
   float q = -8.423664432655187e-09f;
-  p = __fmaf_rn(p, z, 0.00011263434134889394f);
   q = __fmaf_rn(q, t, -3.0504659775942855e-07f);
-  p = __fmaf_rn(p, z, -0.000848315772600472f);
+  p = __fmaf_rn(p, z, -0.0008014488266780972f);
   q = __fmaf_rn(q, t, 3.484974968159804e-06f);
-  p = __fmaf_rn(p, z, 0.005220919847488403f);
+  p = __fmaf_rn(p, z, 0.005188371054828167f);
   q = __fmaf_rn(q, t, -1.217776480189059e-05f);
-  p = __fmaf_rn(p, z, -0.026865368708968163f);
+  p = __fmaf_rn(p, z, -0.0268535315990448f);
   q = __fmaf_rn(q, t, 2.333201337023638e-06f);
-  p = __fmaf_rn(p, z, 0.11283780634403229f);
+  p = __fmaf_rn(p, z, 0.11283567547798157f);
   q = __fmaf_rn(q, t, 9.93652138276957e-05f);
-  p = __fmaf_rn(p, z, -0.37612637877464294f);
+  p = __fmaf_rn(p, z, -0.376126229763031f);
   q = __fmaf_rn(q, t, -0.00025677779922261834f);
   p = __fmaf_rn(p, z, 0.12837916612625122f);
   q = __fmaf_rn(q, t, -4.849606193602085e-05f);

@@ -91,7 +91,7 @@ final class FloatMath {
   }
 
   /**
-   * The error function, in float arithmetic: below 1, {@code x + x * P(x*x)} with P a degree-7
+   * The error function, in float arithmetic: below 1, {@code x + x * P(x*x)} with P a degree-6
    * polynomial fitted to {@code erf(x)/x - 1}; from 1 to 3.92, {@code Q(|x| - 2)} with the sign of
    * x, Q a degree-16 polynomial fitted to erf itself on [-1, 1.92] ({@code |x| - 2} is exact there,
    * by Sterbenz's lemma, so the argument carries no rounding); +-1 from 3.92 on, where erf rounds
@@ -105,13 +105,12 @@ final class FloatMath {
     float a = Math.abs(x);
     if (a < ERF_SPLIT) {
       float z = x * x;
-      float p = -9.669913197285496e-06f;
-      p = Math.fma(p, z, 0.00011263434134889394f);
-      p = Math.fma(p, z, -0.000848315772600472f);
-      p = Math.fma(p, z, 0.005220919847488403f);
-      p = Math.fma(p, z, -0.026865368708968163f);
-      p = Math.fma(p, z, 0.11283780634403229f);
-      p = Math.fma(p, z, -0.37612637877464294f);
+      float p = 7.878795440774411e-05f;
+      p = Math.fma(p, z, -0.0008014488266780972f);
+      p = Math.fma(p, z, 0.005188371054828167f);
+      p = Math.fma(p, z, -0.0268535315990448f);
+      p = Math.fma(p, z, 0.11283567547798157f);
+      p = Math.fma(p, z, -0.376126229763031f);
       p = Math.fma(p, z, 0.12837916612625122f);
       return Math.fma(x, p, x);
     }
