@@ -41,7 +41,7 @@ public final class KilnProcessor extends AbstractProcessor {
   @Override
   public Set<String> getSupportedOptions() {
     return Set.of("kiln.nvcc", "kiln.cuda.arch", "kiln.cuda.math", OperatorProcessingStep.OPTION_CONTRACTIONS,
-        OperatorProcessingStep.OPTION_SIMD, OperatorProcessingStep.OPTION_SIMD_SUMS);
+        OperatorProcessingStep.OPTION_SIMD, OperatorProcessingStep.OPTION_SIMD_SUMS, ClassPipeline.OPTION_DUMP_IR);
   }
 
   @Override

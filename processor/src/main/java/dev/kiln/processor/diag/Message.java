@@ -173,6 +173,8 @@ public enum Message {
           + " processing environment (%s) is not javac's and does not wrap it, so no operator was"
           + " compiled. Build with javac: Maven's maven-compiler-plugin, Gradle's JavaCompile, plain"
           + " javac, or IntelliJ IDEA with its javac compiler; Eclipse's compiler (ECJ) is not supported"),
+  IR_DUMP(Diagnostic.Kind.NOTE, "KILN051", "the IR of %2$s after the %1$s pass (-Akiln.dumpIr):\n%3$s"),
+  UNKNOWN_OPTION_VALUE(Diagnostic.Kind.WARNING, "KILN052", "%s; the option is ignored"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

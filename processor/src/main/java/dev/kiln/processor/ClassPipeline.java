@@ -1,0 +1,424 @@
+package dev.kiln.processor;
+
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.autodiff.GradientNames;
+import dev.kiln.processor.codegen.cpu.KernelsWriter;
+import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
+import dev.kiln.processor.codegen.cpu.SimdPlan;
+import dev.kiln.processor.codegen.cuda.CudaWriter;
+import dev.kiln.processor.contraction.Contraction;
+import dev.kiln.processor.contraction.Contractions;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.frontend.FrontEnd;
+import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.fusion.FusionPrinter;
+import dev.kiln.processor.fusion.Merger;
+import dev.kiln.processor.fusion.Recompute;
+import dev.kiln.processor.fusion.ReportBuilder;
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.IrPrinter;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.OperatorKind;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.report.FusionReport;
+import dev.kiln.processor.report.ReportHtml;
+import dev.kiln.processor.report.ReportJson;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * The compilation of one operator class, as the named passes of {@link Pass} run in order by
+ * {@link #run}. Each pass reads what the passes before it made (the fields below) and adds its own;
+ * the first two stop the class at an error, so that nothing is generated for a class with errors.
+ * With {@code -Akiln.dumpIr=<pass>[,<pass>...]} (or {@code all}) the IR after each named pass is
+ * printed as a note on the class.
+ */
+final class ClassPipeline {
+  /** The passes, in the order they run. */
+  enum Pass {
+    /** The front end: each method's body as IR, its races and unwritten outputs refused; duplicate names refused. */
+    LOWER,
+    /** Hand-written gradients' signatures and targets checked against their operators. */
+    CHECK,
+    /** Composites' calls merged into kernels (the merger, {@code fusion.Merger}). */
+    FUSE,
+    /** Derived gradients, training forms ({@code fSaving}/{@code fGradSaved}), and the backward composites fused. */
+    DIFFERENTIATE,
+    /** Matrix products as library GEMM leaves with their epilogues (the contraction pass). */
+    CONTRACT,
+    /** Per target: the device and CPU forms of fused kernels, the CUDA C, and which kernels get SIMD forms. */
+    PLAN,
+    /** The generated files: Java kernels, SIMD kernels, IR listings and {@code .kir}, the fusion report, CUDA C and PTX. */
+    EMIT;
+
+    /** The name {@code -Akiln.dumpIr} takes. */
+    String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** {@code -Akiln.dumpIr=<pass>[,<pass>...]} or {@code all}: print the IR after those passes. */
+  static final String OPTION_DUMP_IR = "kiln.dumpIr";
+
+  /**
+   * The passes {@code -Akiln.dumpIr}'s value names (none for null); an unknown name is an
+   * IllegalArgumentException that lists the passes.
+   */
+  static Set<Pass> dumped(String option) {
+    Set<Pass> passes = java.util.EnumSet.noneOf(Pass.class);
+    if (option == null || option.isBlank()) {
+      return passes;
+    }
+    for (String name : option.split(",")) {
+      String n = name.trim().toLowerCase(Locale.ROOT);
+      if (n.equals("all")) {
+        passes.addAll(java.util.EnumSet.allOf(Pass.class));
+        continue;
+      }
+      Pass found = null;
+      for (Pass p : Pass.values()) {
+        if (p.id().equals(n)) {
+          found = p;
+        }
+      }
+      if (found == null) {
+        List<String> ids = new ArrayList<>();
+        for (Pass p : Pass.values()) {
+          ids.add(p.id());
+        }
+        throw new IllegalArgumentException("-A" + OPTION_DUMP_IR + "=" + option + ": '" + name.trim()
+            + "' is not a pass; the passes are " + String.join(", ", ids) + " (or all)");
+      }
+      passes.add(found);
+    }
+    return passes;
+  }
+
+  private final OperatorProcessingStep step;
+  private final FrontEnd frontEnd;
+  private final TypeElement owner;
+  private final List<ExecutableElement> methods;
+  private final Gradients gradients;
+  private final Set<String> names = new HashSet<>();
+
+  // lower
+  private final List<OperatorIr> operators = new ArrayList<>();
+  // fuse
+  private final List<OperatorIr> compiled = new ArrayList<>();
+  private final List<FusionPlan> plans = new ArrayList<>();
+  // differentiate
+  private Gradients.Result derived;
+  private final Map<String, String> savedGradientOf = new HashMap<>();
+  private final List<FusionPlan> gradientPlans = new ArrayList<>();
+  // contract
+  private final List<Contraction> contractions = new ArrayList<>();
+  private Map<String, Contraction> byOperator = Map.of();
+  // plan
+  private final Map<String, OperatorIr> deviceForms = new HashMap<>();
+  private CudaWriter.Result cuda;
+  private final List<FusionPlan> allPlans = new ArrayList<>();
+  private final Map<String, OperatorIr> cpuForms = new HashMap<>();
+  private final Map<String, String> simdVerdicts = new LinkedHashMap<>();
+  private final Map<OperatorIr, List<MethodSpec>> vectorised = new LinkedHashMap<>();
+  private Map<String, String> lines = Map.of();
+
+  ClassPipeline(OperatorProcessingStep step, FrontEnd frontEnd, TypeElement owner, List<ExecutableElement> methods) {
+    this.step = step;
+    this.frontEnd = frontEnd;
+    this.owner = owner;
+    this.methods = methods;
+    this.gradients = new Gradients(frontEnd, step.reporter());
+  }
+
+  /** Runs every pass in order, printing the IR after those in {@code dump}; stops at a pass that reports errors. */
+  void run(Set<Pass> dump) {
+    for (Pass pass : Pass.values()) {
+      boolean ok;
+      try {
+        ok = run(pass);
+      } catch (RuntimeException | StackOverflowError e) {
+        // lower reports its own per operator; an exception here is a bug in a later pass
+        step.reporter().report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(),
+            "in the " + pass.id() + " pass: " + OperatorProcessingStep.trace(e));
+        return;
+      }
+      if (!ok) {
+        return;
+      }
+      if (dump.contains(pass)) {
+        step.reporter().report(owner, Message.IR_DUMP, pass.id(), owner.getQualifiedName(), dump(pass));
+      }
+    }
+  }
+
+  private boolean run(Pass pass) {
+    switch (pass) {
+      case LOWER: return lower();
+      case CHECK: return gradients.validate(operators, methods);
+      case FUSE: fuse(); return true;
+      case DIFFERENTIATE: differentiate(); return true;
+      case CONTRACT: contract(); return true;
+      case PLAN: plan(); return true;
+      case EMIT: emit(); return true;
+      default: throw new AssertionError(pass);
+    }
+  }
+
+  private boolean lower() {
+    boolean ok = true;
+    Set<String> seen = new HashSet<>();
+    for (ExecutableElement m : methods) {
+      if (!seen.add(m.getSimpleName().toString())) {
+        step.reporter().report(m, Message.DUPLICATE_OPERATOR, m.getSimpleName(), owner.getSimpleName());
+        ok = false;
+      }
+    }
+    for (ExecutableElement m : methods) {
+      try {
+        OperatorIr ir = step.compile(frontEnd, m);
+        if (ir == null) {
+          ok = false;
+        } else {
+          operators.add(ir);
+        }
+      } catch (RuntimeException | StackOverflowError e) {
+        ok = false;
+        step.reporter().report(m, Message.INTERNAL_ERROR, m.getSimpleName(), OperatorProcessingStep.trace(e));
+      }
+    }
+    operators.forEach(op -> names.add(op.name()));
+    return ok;
+  }
+
+  private void fuse() {
+    for (OperatorIr op : operators) {
+      if (op.kind() == OperatorKind.COMPOSITE) {
+        FusionPlan plan = Merger.plan(frontEnd.composite(op), k -> kernelName(op.name(), k));
+        plans.add(plan);
+        plan.kernels().forEach(k -> compiled.add(k.ir()));
+      } else {
+        compiled.add(op);
+      }
+    }
+  }
+
+  private void differentiate() {
+    derived = gradients.derive(operators, methods, names);
+    compiled.addAll(derived.operators());
+    List<CompositeIr> backward = new ArrayList<>(derived.composites());
+    for (FusionPlan plan : List.copyOf(plans)) {
+      SavingForms.Pair pair = SavingForms.of(plan, gradients, names);
+      if (pair != null) {
+        FusionPlan saving = Merger.plan(pair.forward(), k -> kernelName(pair.forward().signature().name(), k));
+        plans.add(saving);
+        saving.kernels().forEach(k -> compiled.add(k.ir()));
+        backward.add(pair.backward());
+        savedGradientOf.put(pair.backward().signature().name(), plan.composite().name());
+      }
+    }
+    for (CompositeIr gradient : backward) {
+      FusionPlan plan = Merger.plan(gradient, k -> kernelName(gradient.name(), k));
+      gradientPlans.add(plan);
+      plan.kernels().forEach(k -> compiled.add(k.ir()));
+    }
+  }
+
+  private void contract() {
+    if (!step.contractionsAsLoops()) {
+      Map<String, Map<String, Poly>> derivedSizes = new HashMap<>();
+      for (List<FusionPlan> list : List.of(plans, gradientPlans)) {
+        for (FusionPlan plan : list) {
+          plan.kernels().forEach(k -> k.derived().forEach(d ->
+              derivedSizes.computeIfAbsent(k.ir().name(), n -> new HashMap<>()).put(d.param().name(), d.value())));
+        }
+      }
+      for (OperatorIr op : List.copyOf(compiled)) {
+        Contraction c = Contractions.lower(op, name -> kernelName(name, "epilogue"),
+            derivedSizes.getOrDefault(op.name(), Map.of()));
+        if (c != null) {
+          contractions.add(c);
+          if (c.epilogue() != null) {
+            compiled.add(c.epilogue());
+          }
+        }
+      }
+    }
+    byOperator = Contractions.byOperator(contractions);
+  }
+
+  private void plan() {
+    // the device compiles a fused kernel in its device form when it has one (Recompute)
+    plans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
+    gradientPlans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
+    plans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
+    gradientPlans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
+    cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.baseName(owner),
+        compiled.stream().map(op -> deviceForms.getOrDefault(op.name(), op)).toList());
+    plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
+    gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
+    allPlans.addAll(plans);
+    allPlans.addAll(gradientPlans);
+    // the CPU compiles a fused kernel in its per-worker form when it has one (WorkerScratch)
+    allPlans.forEach(p -> p.kernels().forEach(k -> cpuForms.put(k.ir().name(), k.cpu())));
+    lines = step.sourceLines(methods);
+    if (!step.simd()) {
+      return;
+    }
+    for (OperatorIr op : compiled) {
+      if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
+        OperatorIr cpuOp = cpuForms.getOrDefault(op.name(), op);
+        SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp, step.reorderSums());
+        simdVerdicts.put(op.name(), verdict.text()
+            + (step.reorderSums() && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
+        if (verdict.simd()) {
+          List<MethodSpec> simdMethods = SimdKernelsWriter.methods(owner, lines.keySet(), cpuOp, verdict, step.reorderSums());
+          if (simdMethods != null) {
+            vectorised.put(cpuOp, simdMethods);
+          } else {
+            simdVerdicts.put(op.name(), "no, its SIMD form is more than " + SimdKernelsWriter.MAX_CHARS
+                + " characters of Java, too large for one method (the scalar kernel runs)");
+          }
+        }
+      }
+    }
+  }
+
+  private void emit() {
+    String pkg = step.packageName(owner);
+    String resourceBase = step.resourceBase(owner);
+    try {
+      Set<String> simdNames = new HashSet<>();
+      vectorised.keySet().forEach(op -> simdNames.add(op.name()));
+      JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
+          simdNames, lines, cpuForms, deviceForms);
+      step.writeJava(file);
+      if (!vectorised.isEmpty()) {
+        step.writeJava(SimdKernelsWriter.write(owner, pkg, vectorised));
+      }
+      step.writeIr(owner, irListing());
+      if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
+        step.write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt",
+            gradientListing(owner, derived.operators(), gradientPlans), owner);
+      }
+      // composites are not written: another module calls their generated launchers, it does not fuse into them
+      step.writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
+      if (!allPlans.isEmpty()) {
+        Map<String, String> gradientOf = new HashMap<>(savedGradientOf);
+        for (OperatorIr op : operators) {
+          String launcher = GradientNames.launcher(op.name());
+          if (gradientPlans.stream().anyMatch(p -> p.composite().name().equals(launcher))) {
+            gradientOf.put(launcher, op.name());
+          }
+        }
+        Map<String, String> gemmLeaves = new HashMap<>();
+        contractions.forEach(c -> gemmLeaves.put(c.op().name(), c.reason()));
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf, gemmLeaves);
+        step.write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
+        step.write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
+      }
+      step.writeCuda(owner, resourceBase, cuda);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      step.reporter().report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");
+    } catch (IOException e) {
+      step.reporter().report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(),
+          "could not write generated files: " + OperatorProcessingStep.trace(e));
+    }
+  }
+
+  /** The class's IR as the passes so far left it, for {@code -Akiln.dumpIr}. */
+  private String dump(Pass pass) {
+    StringBuilder b = new StringBuilder();
+    switch (pass) {
+      case LOWER:
+      case CHECK:
+        for (OperatorIr op : operators) {
+          b.append('\n').append(op.kind() == OperatorKind.COMPOSITE
+              ? FusionPrinter.before(frontEnd.composite(op)) : IrPrinter.print(op));
+        }
+        break;
+      case FUSE:
+        plans.forEach(p -> b.append('\n').append(FusionPrinter.print(p)));
+        if (plans.isEmpty()) {
+          b.append("\n(no composites)\n");
+        }
+        break;
+      case DIFFERENTIATE:
+        b.append(gradientListing(owner, derived.operators(), gradientPlans));
+        break;
+      case CONTRACT:
+      case PLAN:
+      case EMIT:
+        b.append(irListing());
+        break;
+      default:
+        throw new AssertionError(pass);
+    }
+    return b.toString();
+  }
+
+  /** {@code <Class>.ir.txt}: the operators, the composites before and after fusion, the GEMM leaves, the SIMD verdicts. */
+  private String irListing() {
+    StringBuilder w = new StringBuilder("# Kiln IR of " + owner.getQualifiedName() + ", written by the Kiln processor.\n");
+    for (OperatorIr op : operators) {
+      if (op.kind() != OperatorKind.COMPOSITE) {
+        w.append('\n').append(IrPrinter.print(op));
+      }
+    }
+    for (FusionPlan plan : plans) {
+      w.append('\n').append(FusionPrinter.print(plan));
+    }
+    if (!contractions.isEmpty()) {
+      w.append(OperatorProcessingStep.CONTRACTIONS_HEADER);
+    }
+    for (Contraction c : contractions) {
+      w.append('\n').append(Contractions.describe(c));
+      if (c.epilogue() != null) {
+        w.append(IrPrinter.print(c.epilogue()));
+      }
+    }
+    if (!simdVerdicts.isEmpty()) {
+      w.append(OperatorProcessingStep.SIMD_HEADER).append('\n');
+    }
+    for (Map.Entry<String, String> r : simdVerdicts.entrySet()) {
+      w.append("simd ").append(r.getKey()).append(": ").append(r.getValue()).append('\n');
+    }
+    return w.toString();
+  }
+
+  /** The derived gradients: elementwise ones as operators, the others as composites before and after fusion. */
+  private static String gradientListing(TypeElement owner, List<OperatorIr> elementwise, List<FusionPlan> plans) {
+    StringBuilder b = new StringBuilder("# Kiln gradients of " + owner.getQualifiedName() + ", derived by the Kiln processor.\n");
+    for (OperatorIr op : elementwise) {
+      b.append('\n').append(IrPrinter.print(op));
+    }
+    for (FusionPlan plan : plans) {
+      b.append('\n').append(FusionPrinter.print(plan));
+    }
+    return b.toString();
+  }
+
+  /** {@code <composite>_k<n>}, made unique among the class's operator names. */
+  private String kernelName(String composite, int k) {
+    return kernelName(composite, "k" + k);
+  }
+
+  /** {@code <operator>_<suffix>}, made unique among the class's operator names. */
+  private String kernelName(String composite, String suffix) {
+    String name = composite + "_" + suffix;
+    while (!names.add(name)) {
+      name = name + "_";
+    }
+    return name;
+  }
+}
