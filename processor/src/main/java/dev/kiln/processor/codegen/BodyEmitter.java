@@ -430,7 +430,7 @@ public final class BodyEmitter {
       return CodeBlock.of("($L ? $L : $L)", expr(s.cond()), expr(s.ifTrue()), expr(s.ifFalse()));
     }
     if (e instanceof Expr.Cast c) {
-      return syntax.cast(c.type(), expr(c.operand()));
+      return syntax.cast(c.type(), c.operand().type(), expr(c.operand()));
     }
     Expr.Call call = (Expr.Call) e;
     List<CodeBlock> args = new ArrayList<>();

@@ -23,7 +23,8 @@ public interface Syntax {
 
   CodeBlock zero(ScalarType t);
 
-  CodeBlock cast(ScalarType to, CodeBlock operand);
+  /** {@code operand}, of type {@code from}, converted to {@code to} as Java converts it. */
+  CodeBlock cast(ScalarType to, ScalarType from, CodeBlock operand);
 
   /** {@code (a op b)}, with the operands already typed as the IR says. */
   CodeBlock binary(BinaryOp op, ScalarType operandType, CodeBlock a, CodeBlock b);

@@ -86,6 +86,16 @@ final class FuzzCompiler {
       }
     }
 
+    /** The directory javac wrote the classes and the processor its resources into (CUDA C, PTX, IR). */
+    Path classesDirectory() {
+      return dir.resolve("classes");
+    }
+
+    /** The temporary directory of this compilation, which {@link #close} deletes. */
+    Path directory() {
+      return dir;
+    }
+
     Class<?> load(String qualifiedName) throws ClassNotFoundException {
       if (loader == null) {
         try {
@@ -139,7 +149,10 @@ final class FuzzCompiler {
           "-classpath", CLASS_PATH,
           "-d", dir.resolve("classes").toString(),
           "-s", dir.resolve("gen").toString(),
-          "-implicit:none"));
+          "-implicit:none",
+          // parameter names in the class files: a harness that reads @Shape and @Dim by reflection
+          // (the tests module's fuzzer of the CUDA kernels) matches them to the sizes by name
+          "-parameters"));
       if (!notes) {
         options.add("-Xlint:none");
         options.add("-nowarn");

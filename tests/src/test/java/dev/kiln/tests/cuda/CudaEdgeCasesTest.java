@@ -89,6 +89,46 @@ class CudaEdgeCasesTest {
   }
 
   /** -0.0 is the identity of a sum: a sum of -0.0 terms, or of none, leaves -0.0 as Java does. */
+  /** The values where Java's conversion of a float or double to an integer differs from a plain C cast. */
+  static final double[] CONVERSION_EDGES = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 3e9, -3e9,
+      2147483647.5, -2147483648.5, -2147483648.0, 2147483520.0, 1e19, -1e19, 9.3e18, -9.3e18, 65536.75, -32769.5, 1.5, -1.5,
+      -0.0, 0.0, 1e-40, 7e4};
+
+  /** Floats and doubles to int, long and short on the device, against the plain Java on the values where C differs. */
+  @Test
+  void conversionsToIntegersAreJavas() {
+    int n = CONVERSION_EDGES.length;
+    float[] xf = new float[n];
+    for (int i = 0; i < n; i++) {
+      xf[i] = (float) CONVERSION_EDGES[i];
+    }
+    double[] xd = CONVERSION_EDGES.clone();
+    var s = device.defaultStream();
+    try (DeviceFloatArray df = device.upload(xf); dev.kiln.runtime.cuda.DeviceDoubleArray dd = device.upload(xd);
+        dev.kiln.runtime.cuda.DeviceIntArray di = device.allocInts(n);
+        dev.kiln.runtime.cuda.DeviceLongArray dl = device.allocLongs(n);
+        dev.kiln.runtime.cuda.DeviceShortArray ds = device.allocShorts(n)) {
+      int[] ints = new int[n];
+      long[] longs = new long[n];
+      short[] shorts = new short[n];
+      dev.kiln.tests.ops.Conversions.floatsToInts(n, xf, ints);
+      dev.kiln.tests.ops.ConversionsKernels.floatsToInts(s, n, df, di);
+      assertEquals(java.util.Arrays.toString(ints), java.util.Arrays.toString(di.download()), "(int) of floats");
+      dev.kiln.tests.ops.Conversions.doublesToInts(n, xd, ints);
+      dev.kiln.tests.ops.ConversionsKernels.doublesToInts(s, n, dd, di);
+      assertEquals(java.util.Arrays.toString(ints), java.util.Arrays.toString(di.download()), "(int) of doubles");
+      dev.kiln.tests.ops.Conversions.floatsToLongs(n, xf, longs);
+      dev.kiln.tests.ops.ConversionsKernels.floatsToLongs(s, n, df, dl);
+      assertEquals(java.util.Arrays.toString(longs), java.util.Arrays.toString(dl.download()), "(long) of floats");
+      dev.kiln.tests.ops.Conversions.doublesToLongs(n, xd, longs);
+      dev.kiln.tests.ops.ConversionsKernels.doublesToLongs(s, n, dd, dl);
+      assertEquals(java.util.Arrays.toString(longs), java.util.Arrays.toString(dl.download()), "(long) of doubles");
+      dev.kiln.tests.ops.Conversions.floatsToShorts(n, xf, shorts);
+      dev.kiln.tests.ops.ConversionsKernels.floatsToShorts(s, n, df, ds);
+      assertEquals(java.util.Arrays.toString(shorts), java.util.Arrays.toString(ds.download()), "(short) of floats");
+    }
+  }
+
   @Test
   void sumsKeepNegativeZero() {
     for (int k : new int[] {0, 3, 5000}) {

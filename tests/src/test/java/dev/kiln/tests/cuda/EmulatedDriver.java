@@ -78,13 +78,54 @@ public final class EmulatedDriver {
     return env;
   }
 
+  /** A generated class's CUDA C and, when nvcc made it at build time, its PTX (else null). */
+  public record Module(String cu, byte[] ptx) {}
+
   /**
-   * Builds everything into {@code directory} with the host's C and C++ compilers.
+   * Builds everything into {@code directory} with the host's C and C++ compilers, for the generated
+   * classes on the class path.
    *
    * @throws AssertionError when a compiler rejects a source, with its message
    */
   public static EmulatedDriver build(Path directory, Path cc, Path cxx) throws Exception {
-    Path modules = Files.createDirectories(directory.resolve("modules"));
+    Map<String, Module> modules = new TreeMap<>();
+    for (String base : generatedClasses()) {
+      byte[] c = bytes("META-INF/kiln/" + base + ".cu");
+      if (c != null) {
+        modules.put(base, new Module(new String(c, StandardCharsets.UTF_8), bytes("META-INF/kiln/" + base + ".ptx")));
+      }
+    }
+    return build(directory, cc, cxx, modules);
+  }
+
+  /**
+   * The generated classes under a directory of compiled classes ({@code META-INF/kiln/**.cu} and
+   * their PTX), by resource base.
+   */
+  public static Map<String, Module> modulesUnder(Path classes) throws IOException {
+    Map<String, Module> modules = new TreeMap<>();
+    Path root = classes.resolve("META-INF/kiln");
+    if (!Files.isDirectory(root)) {
+      return modules;
+    }
+    List<String> bases = new ArrayList<>();
+    collect(root, bases);
+    for (String base : bases) {
+      Path ptx = root.resolve(base + ".ptx");
+      modules.put(base, new Module(Files.readString(root.resolve(base + ".cu"), StandardCharsets.UTF_8),
+          Files.exists(ptx) ? Files.readAllBytes(ptx) : null));
+    }
+    return modules;
+  }
+
+  /**
+   * Builds the driver, the NVRTC and cuBLAS emulations and a host build of each of {@code modules}
+   * (by resource base) into {@code directory}.
+   *
+   * @throws AssertionError when a compiler rejects a source, with its message
+   */
+  public static EmulatedDriver build(Path directory, Path cc, Path cxx, Map<String, Module> modules) throws Exception {
+    Path modulesDir = Files.createDirectories(directory.resolve("modules"));
     Files.writeString(directory.resolve("libcuda_emulation.c"), resource("emulation/libcuda_emulation.c"));
     Files.writeString(directory.resolve("libnvrtc_emulation.c"), resource("emulation/libnvrtc_emulation.c"));
     Files.writeString(directory.resolve("libcublas_emulation.c"), resource("emulation/libcublas_emulation.c"));
@@ -100,16 +141,12 @@ public final class EmulatedDriver {
     }
     Map<String, byte[]> ptx = new TreeMap<>();
     Map<String, String> cu = new TreeMap<>();
-    for (String base : generatedClasses()) {
-      byte[] p = bytes("META-INF/kiln/" + base + ".ptx");
-      byte[] c = bytes("META-INF/kiln/" + base + ".cu");
-      if (c != null) {
-        cu.put(base, new String(c, StandardCharsets.UTF_8));
+    modules.forEach((base, m) -> {
+      cu.put(base, m.cu());
+      if (m.ptx() != null) {
+        ptx.put(base, m.ptx());
       }
-      if (p != null && c != null) {
-        ptx.put(base, p);
-      }
-    }
+    });
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
     try {
       List<Future<?>> jobs = new ArrayList<>();
@@ -131,14 +168,14 @@ public final class EmulatedDriver {
         Path source = directory.resolve(name + ".cpp");
         Files.writeString(source, "#include \"" + name + ".cu.h\"\n" + glue(cu.get(base)));
         Files.writeString(directory.resolve(name + ".cu.h"), cu.get(base));
-        Path library = modules.resolve(String.format("%016x.so", fnv1a(cu.get(base).getBytes(StandardCharsets.UTF_8))));
+        Path library = modulesDir.resolve(String.format("%016x.so", fnv1a(cu.get(base).getBytes(StandardCharsets.UTF_8))));
         byte[] p = ptx.get(base);
         jobs.add(pool.submit(() -> {
           compile(directory, List.of(cxx.toString(), "-shared", "-fPIC", "-O1", "-std=c++17", "-w",
               "-U_FORTIFY_SOURCE", "-include", "cuda_emulation.h", "-I", directory.toString(), "-o", library.toString(),
               source.toString(), "-lm"));
           if (p != null) {
-            Files.copy(library, modules.resolve(String.format("%016x.so", fnv1a(p))),
+            Files.copy(library, modulesDir.resolve(String.format("%016x.so", fnv1a(p))),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
           }
           return null;

@@ -143,7 +143,7 @@ final class OperatorRuns {
     }
   }
 
-  private static void map(GpuBackend backend, Method op, int size) throws Exception {
+  static void map(GpuBackend backend, Method op, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
     int n = size * 100 + 3;
     Parameter[] params = op.getParameters();

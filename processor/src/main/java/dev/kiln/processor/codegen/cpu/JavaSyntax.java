@@ -44,7 +44,7 @@ final class JavaSyntax implements Syntax {
   }
 
   @Override
-  public CodeBlock cast(ScalarType to, CodeBlock operand) {
+  public CodeBlock cast(ScalarType to, ScalarType from, CodeBlock operand) {
     return CodeBlock.of("(($T) $L)", JavaTypes.of(to), operand);
   }
 

@@ -300,7 +300,7 @@ final class VectorBody {
       CodeBlock cond = operand.apply(s.cond());
       return CodeBlock.of("($L ? $L : $L)", cond, inline(s.ifTrue()), inline(s.ifFalse()));
     } else if (e instanceof Expr.Cast c) {
-      return JavaSyntax.INSTANCE.cast(c.type(), operand.apply(c.operand()));
+      return JavaSyntax.INSTANCE.cast(c.type(), c.operand().type(), operand.apply(c.operand()));
     }
     Expr.Call call = (Expr.Call) e;
     List<CodeBlock> args = new ArrayList<>();

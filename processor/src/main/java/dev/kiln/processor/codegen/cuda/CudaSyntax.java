@@ -91,8 +91,18 @@ final class CudaSyntax implements Syntax {
     }
   }
 
+  /**
+   * A C cast, except from a floating type to an integral one: C leaves a value out of the target's
+   * range (NaN included) undefined, where Java gives 0 for NaN and the nearest end of the range
+   * otherwise, so those go through {@code kiln::java_int} or {@code kiln::java_long} ({@code
+   * kiln.cuh}), then narrow as Java does ({@code (short) (int) x}).
+   */
   @Override
-  public CodeBlock cast(ScalarType to, CodeBlock operand) {
+  public CodeBlock cast(ScalarType to, ScalarType from, CodeBlock operand) {
+    if (from.isFloating() && to.isIntegral()) {
+      CodeBlock whole = CodeBlock.of("kiln::java_$L($L)", to == ScalarType.LONG ? "long" : "int", operand);
+      return to == ScalarType.LONG || to == ScalarType.INT ? whole : CodeBlock.of("(($L) $L)", typeName(to), whole);
+    }
     return CodeBlock.of("(($L) $L)", typeName(to), operand);
   }
 

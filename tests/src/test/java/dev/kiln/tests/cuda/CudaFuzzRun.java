@@ -1,0 +1,154 @@
+package dev.kiln.tests.cuda;
+
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.runtime.cuda.CudaDevice;
+import dev.kiln.runtime.cuda.CudaRuntime;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The child JVM of {@link CudaFuzzTest}: runs the differential fuzzer's operator classes (on this
+ * JVM's class path) through their generated device launchers on the CUDA device (the emulated
+ * driver), each against its plain-Java source on the same random inputs, and writes one line per
+ * operator and size set: {@code PASS}, {@code FAIL} with what differed, or {@code SKIP} with why
+ * (the plain method itself threw on these inputs, so there is nothing to compare).
+ *
+ * <p>The corpus file has one line per item: {@code class <name> <seed>}, then for its operators
+ * {@code grid <op> <dim>=<n>,...} (one line per size set) and {@code map <op>}.
+ */
+public final class CudaFuzzRun {
+  private CudaFuzzRun() {}
+
+  public static void main(String[] args) throws Exception {
+    List<String> corpus = Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8);
+    List<String> results = new ArrayList<>();
+    CudaDevice gpu = CudaRuntime.device();
+    results.add("DEVICE\t" + gpu.name());
+    GpuBackend backend = new GpuBackend(gpu);
+    Class<?> ops = null;
+    String seed = "";
+    for (String line : corpus) {
+      String[] f = line.split("\t", -1);
+      switch (f[0]) {
+        case "class" -> {
+          ops = Class.forName(f[1]);
+          seed = f[2];
+        }
+        case "grid" -> results.add(grid(backend, operator(ops, f[1]), sizes(f[2]), seed));
+        case "map" -> results.add(map(backend, operator(ops, f[1]), seed));
+        default -> throw new IllegalArgumentException("corpus line " + line);
+      }
+    }
+    results.add("LAUNCHES\t" + gpu.stats().launches());
+    Files.write(Path.of(args[1]), results, StandardCharsets.UTF_8);
+  }
+
+  private static Method operator(Class<?> ops, String name) {
+    for (Method m : ops.getDeclaredMethods()) {
+      if (m.getName().equals(name) && m.isAnnotationPresent(Operator.class)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException(ops.getName() + " has no operator " + name);
+  }
+
+  private static Map<String, Integer> sizes(String text) {
+    Map<String, Integer> dims = new LinkedHashMap<>();
+    if (!text.isEmpty()) {
+      for (String pair : text.split(",")) {
+        String[] kv = pair.split("=");
+        dims.put(kv[0], Integer.parseInt(kv[1]));
+      }
+    }
+    return dims;
+  }
+
+  private static String grid(GpuBackend backend, Method op, Map<String, Integer> dims, String seed) {
+    String what = seed + "\t" + op.getDeclaringClass().getSimpleName() + "." + op.getName() + " " + dims;
+    try {
+      SplittableRandom random = new SplittableRandom(Long.parseLong(seed) * 31 + dims.hashCode());
+      Parameter[] params = op.getParameters();
+      int smallest = OperatorRuns.smallestArray(params, dims);
+      Object[] host = new Object[params.length];
+      for (int i = 0; i < params.length; i++) {
+        host[i] = HostData.make(params[i], dims, smallest, random);
+      }
+      Object[] expected = HostData.copy(host);
+      try {
+        op.invoke(null, expected);
+      } catch (InvocationTargetException e) {
+        return "SKIP\t" + what + "\tthe plain method threw " + e.getCause();
+      }
+      backend.grid(op, host);
+      for (int i = 0; i < params.length; i++) {
+        if (params[i].isAnnotationPresent(Out.class)) {
+          HostData.assertClose(op.getName() + "." + params[i].getName(), expected[i], host[i]);
+        }
+      }
+      return "PASS\t" + what;
+    } catch (Throwable t) {
+      return "FAIL\t" + what + "\t" + describe(t);
+    }
+  }
+
+  /** The map launcher over 1,003 elements (inputs other than the first sometimes of length 1, broadcast). */
+  private static String map(GpuBackend backend, Method op, String seed) {
+    String what = seed + "\t" + op.getDeclaringClass().getSimpleName() + "." + op.getName() + " map";
+    try {
+      SplittableRandom random = new SplittableRandom(Long.parseLong(seed) * 17 + op.getName().hashCode());
+      int n = 1003;
+      Parameter[] params = op.getParameters();
+      Object[] inputs = new Object[params.length];
+      for (int i = 0; i < params.length; i++) {
+        inputs[i] = HostData.array(params[i].getType(), i == 0 || random.nextBoolean() ? n : 1, 10, random);
+        if (inputs[i] instanceof int[] ints) {
+          for (int e = 0; e < ints.length; e++) {
+            ints[e] = ints[e] == 0 ? 1 : ints[e]; // any int may be a divisor in an elementwise operator
+          }
+        }
+      }
+      Object expected = Array.newInstance(op.getReturnType(), n);
+      Object[] scalar = new Object[params.length];
+      for (int e = 0; e < n; e++) {
+        for (int i = 0; i < params.length; i++) {
+          scalar[i] = Array.get(inputs[i], Array.getLength(inputs[i]) == 1 ? 0 : e);
+        }
+        try {
+          Array.set(expected, e, op.invoke(null, scalar));
+        } catch (InvocationTargetException x) {
+          return "SKIP\t" + what + "\tthe plain method threw " + x.getCause() + " at element " + e;
+        }
+      }
+      Object out = Array.newInstance(op.getReturnType(), n);
+      backend.map(op, inputs, out);
+      HostData.assertClose(op.getName(), expected, out);
+      return "PASS\t" + what;
+    } catch (Throwable t) {
+      return "FAIL\t" + what + "\t" + describe(t);
+    }
+  }
+
+  private static String describe(Throwable t) {
+    Throwable root = t instanceof InvocationTargetException && t.getCause() != null ? t.getCause() : t;
+    if (root instanceof AssertionError) {
+      return String.valueOf(root.getMessage()).replace('\n', ' ').replace('\t', ' ');
+    }
+    StringWriter w = new StringWriter();
+    root.printStackTrace(new PrintWriter(w));
+    String trace = w.toString();
+    return trace.substring(0, Math.min(trace.length(), 1500)).replace('\n', ' ').replace('\t', ' ');
+  }
+}
