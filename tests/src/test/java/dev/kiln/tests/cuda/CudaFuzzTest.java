@@ -74,13 +74,17 @@ class CudaFuzzTest {
         c.maps().forEach(op -> corpus.add("map\t" + op));
       }
       EmulatedDriver driver = EmulatedDriver.build(Files.createDirectories(work.resolve("driver")), cc, cxx, modules);
-      Path corpusFile = Files.write(work.resolve("corpus.tsv"), corpus, StandardCharsets.UTF_8);
+      List<Path> batches = batches(corpus);
       String classPath = System.getProperty("java.class.path") + File.pathSeparator
           + compiled.stream().filter(c -> c.problem() == null).map(c -> c.classes().toString())
               .collect(Collectors.joining(File.pathSeparator));
       long passed = 0;
       for (Map.Entry<String, Map<String, String>> config : CONFIGS) {
-        List<String> lines = runChild(config.getKey(), config.getValue(), driver, classPath, corpusFile);
+        List<String> lines = new ArrayList<>();
+        for (int b = 0; b < batches.size(); b++) {
+          List<String> batch = runChild(config.getKey(), b, config.getValue(), driver, classPath, batches.get(b));
+          lines.addAll(lines.isEmpty() ? batch : batch.subList(1, batch.size()));
+        }
         Map<String, Long> counts = lines.stream().map(l -> l.split("\t", -1)[0])
             .collect(Collectors.groupingBy(k -> k, LinkedHashMap::new, Collectors.counting()));
         passed += counts.getOrDefault("PASS", 0L);
@@ -118,9 +122,31 @@ class CudaFuzzTest {
       Map.entry("real grid limits", Map.of()),
       Map.entry("grids of 2 blocks", Map.of("KILN_CUDA_EMULATION_MAX_GRID", "2,2,2")));
 
-  private List<String> runChild(String config, Map<String, String> settings, EmulatedDriver driver, String classPath,
-      Path corpusFile) throws Exception {
-    Path dir = Files.createDirectories(work.resolve("run-" + config.replaceAll("\\W+", "-")));
+  /** Classes a child JVM runs at most: one process for hundreds of modules ran out of mappings. */
+  private static final int CLASSES_PER_CHILD = 40;
+
+  /** The corpus cut into files of at most {@link #CLASSES_PER_CHILD} classes each. */
+  private List<Path> batches(List<String> corpus) throws IOException {
+    List<Path> files = new ArrayList<>();
+    List<String> current = new ArrayList<>();
+    int classes = 0;
+    for (String line : corpus) {
+      if (line.startsWith("class\t") && classes++ == CLASSES_PER_CHILD) {
+        files.add(Files.write(work.resolve("corpus-" + files.size() + ".tsv"), current, StandardCharsets.UTF_8));
+        current = new ArrayList<>();
+        classes = 1;
+      }
+      current.add(line);
+    }
+    if (!current.isEmpty()) {
+      files.add(Files.write(work.resolve("corpus-" + files.size() + ".tsv"), current, StandardCharsets.UTF_8));
+    }
+    return files;
+  }
+
+  private List<String> runChild(String config, int batch, Map<String, String> settings, EmulatedDriver driver,
+      String classPath, Path corpusFile) throws Exception {
+    Path dir = Files.createDirectories(work.resolve("run-" + config.replaceAll("\\W+", "-") + "-" + batch));
     Path results = dir.resolve("results.tsv");
     Path output = dir.resolve("output.txt");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
