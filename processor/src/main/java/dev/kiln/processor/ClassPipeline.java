@@ -305,7 +305,7 @@ final class ClassPipeline {
       if (!vectorised.isEmpty()) {
         step.writeJava(SimdKernelsWriter.write(owner, pkg, vectorised));
       }
-      step.writeIr(owner, irListing());
+      step.write("META-INF/kiln/" + resourceBase + ".ir.txt", irListing(), owner);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
         step.write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt",
             gradientListing(owner, derived.operators(), gradientPlans), owner);

@@ -266,9 +266,4 @@ final class OperatorProcessingStep {
       w.write(IrWriter.write(operators));
     }
   }
-
-  /** Writes {@code <Class>.ir.txt} (the text {@link ClassPipeline} lists). */
-  void writeIr(TypeElement owner, String text) throws IOException {
-    write("META-INF/kiln/" + resourceBase(owner) + ".ir.txt", text, owner);
-  }
 }

@@ -8,31 +8,29 @@ import org.junit.jupiter.api.Test;
 
 /** Floats and doubles converted to integers by the CPU kernels: Java's conversion (NaN to 0, saturated), bit for bit. */
 class ConversionsTest {
-  private static final double[] EDGES = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 3e9, -3e9,
-      2147483647.5, -2147483648.5, 1e19, -1e19, 65536.75, -32769.5, 1.5, -1.5, -0.0};
-
   @Test
   void theCpuKernelsConvertAsJavaDoes() {
-    int n = EDGES.length;
+    double[] edges = Conversions.EDGES;
+    int n = edges.length;
     float[] xf = new float[n];
     for (int i = 0; i < n; i++) {
-      xf[i] = (float) EDGES[i];
+      xf[i] = (float) edges[i];
     }
     int[] expectedInts = new int[n];
     int[] ints = new int[n];
     Conversions.floatsToInts(n, xf, expectedInts);
     ConversionsKernels.floatsToInts(n, xf, ints);
     assertArrayEquals(expectedInts, ints);
-    Conversions.doublesToInts(n, EDGES, expectedInts);
-    ConversionsKernels.doublesToInts(n, EDGES, ints);
+    Conversions.doublesToInts(n, edges, expectedInts);
+    ConversionsKernels.doublesToInts(n, edges, ints);
     assertArrayEquals(expectedInts, ints);
     long[] expectedLongs = new long[n];
     long[] longs = new long[n];
     Conversions.floatsToLongs(n, xf, expectedLongs);
     ConversionsKernels.floatsToLongs(n, xf, longs);
     assertArrayEquals(expectedLongs, longs);
-    Conversions.doublesToLongs(n, EDGES, expectedLongs);
-    ConversionsKernels.doublesToLongs(n, EDGES, longs);
+    Conversions.doublesToLongs(n, edges, expectedLongs);
+    ConversionsKernels.doublesToLongs(n, edges, longs);
     assertArrayEquals(expectedLongs, longs);
     short[] expectedShorts = new short[n];
     short[] shorts = new short[n];

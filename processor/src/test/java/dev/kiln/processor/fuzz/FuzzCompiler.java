@@ -112,10 +112,15 @@ final class FuzzCompiler {
       if (loader != null) {
         loader.close();
       }
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
+      delete(dir);
+    }
+  }
+
+  /** Deletes a compilation's directory and everything under it. */
+  static void delete(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
       }
     }
   }

@@ -20,15 +20,21 @@ public final class FuzzCorpus {
    * One compiled class.
    *
    * @param classes the directory of its classes and of the processor's resources ({@code
-   *     META-INF/kiln/fuzz/<Class>.cu} and {@code .ptx}); {@code directory} holds it and is for the
-   *     caller to delete
+   *     META-INF/kiln/fuzz/<Class>.cu} and {@code .ptx}); {@code directory} holds it, and {@link
+   *     #close} deletes it
    * @param gridSizes per grid or composite operator, the size sets it is run with ({@code @Dim} name
    *     to value), in declaration order
    * @param maps the elementwise operators that have map launchers
    * @param problem null, or why the class did not compile (a processor bug: the class is well formed)
    */
   public record Compiled(long seed, String className, String source, Path directory, Path classes,
-      Map<String, List<Map<String, Integer>>> gridSizes, List<String> maps, String problem) {}
+      Map<String, List<Map<String, Integer>>> gridSizes, List<String> maps, String problem) implements AutoCloseable {
+    /** Deletes {@code directory}, the compiled classes and resources with it. */
+    @Override
+    public void close() throws IOException {
+      FuzzCompiler.delete(directory);
+    }
+  }
 
   /** Generates seed {@code seed}'s class and compiles it, nvcc included where the processor finds one. */
   public static Compiled compile(long seed) throws IOException {

@@ -14,6 +14,14 @@ import dev.kiln.Shape;
  * driver's host code gave {@code Integer.MIN_VALUE} for a float beyond {@code int}'s range.
  */
 public final class Conversions {
+  /**
+   * Values where Java's conversion to an integer differs from a plain C cast, and their neighbours:
+   * NaN, the infinities, beyond and at the ends of int's and long's ranges, past short's.
+   */
+  public static final double[] EDGES = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 3e9, -3e9,
+      2147483647.5, -2147483648.5, -2147483648.0, 2147483520.0, 1e19, -1e19, 9.3e18, -9.3e18, 65536.75, -32769.5, 1.5,
+      -1.5, -0.0, 0.0, 1e-40, 7e4};
+
   private Conversions() {}
 
   @Operator

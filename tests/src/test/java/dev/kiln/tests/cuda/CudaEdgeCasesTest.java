@@ -89,20 +89,15 @@ class CudaEdgeCasesTest {
   }
 
   /** -0.0 is the identity of a sum: a sum of -0.0 terms, or of none, leaves -0.0 as Java does. */
-  /** The values where Java's conversion of a float or double to an integer differs from a plain C cast. */
-  static final double[] CONVERSION_EDGES = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 3e9, -3e9,
-      2147483647.5, -2147483648.5, -2147483648.0, 2147483520.0, 1e19, -1e19, 9.3e18, -9.3e18, 65536.75, -32769.5, 1.5, -1.5,
-      -0.0, 0.0, 1e-40, 7e4};
-
   /** Floats and doubles to int, long and short on the device, against the plain Java on the values where C differs. */
   @Test
   void conversionsToIntegersAreJavas() {
-    int n = CONVERSION_EDGES.length;
+    int n = dev.kiln.tests.ops.Conversions.EDGES.length;
     float[] xf = new float[n];
     for (int i = 0; i < n; i++) {
-      xf[i] = (float) CONVERSION_EDGES[i];
+      xf[i] = (float) dev.kiln.tests.ops.Conversions.EDGES[i];
     }
-    double[] xd = CONVERSION_EDGES.clone();
+    double[] xd = dev.kiln.tests.ops.Conversions.EDGES.clone();
     var s = device.defaultStream();
     try (DeviceFloatArray df = device.upload(xf); dev.kiln.runtime.cuda.DeviceDoubleArray dd = device.upload(xd);
         dev.kiln.runtime.cuda.DeviceIntArray di = device.allocInts(n);

@@ -81,11 +81,7 @@ public final class CudaFuzzRun {
     try {
       SplittableRandom random = new SplittableRandom(Long.parseLong(seed) * 31 + dims.hashCode());
       Parameter[] params = op.getParameters();
-      int smallest = OperatorRuns.smallestArray(params, dims);
-      Object[] host = new Object[params.length];
-      for (int i = 0; i < params.length; i++) {
-        host[i] = HostData.make(params[i], dims, smallest, random);
-      }
+      Object[] host = OperatorRuns.gridArguments(params, dims, random);
       Object[] expected = HostData.copy(host);
       try {
         op.invoke(null, expected);
@@ -111,15 +107,7 @@ public final class CudaFuzzRun {
       SplittableRandom random = new SplittableRandom(Long.parseLong(seed) * 17 + op.getName().hashCode());
       int n = 1003;
       Parameter[] params = op.getParameters();
-      Object[] inputs = new Object[params.length];
-      for (int i = 0; i < params.length; i++) {
-        inputs[i] = HostData.array(params[i].getType(), i == 0 || random.nextBoolean() ? n : 1, 10, random);
-        if (inputs[i] instanceof int[] ints) {
-          for (int e = 0; e < ints.length; e++) {
-            ints[e] = ints[e] == 0 ? 1 : ints[e]; // any int may be a divisor in an elementwise operator
-          }
-        }
-      }
+      Object[] inputs = OperatorRuns.mapInputs(params, n, 10, random);
       Object expected = Array.newInstance(op.getReturnType(), n);
       Object[] scalar = new Object[params.length];
       for (int e = 0; e < n; e++) {

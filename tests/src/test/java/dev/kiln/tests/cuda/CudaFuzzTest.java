@@ -13,13 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,7 +106,7 @@ class CudaFuzzTest {
       }
     } finally {
       for (FuzzCorpus.Compiled c : compiled) {
-        delete(c.directory());
+        c.close();
       }
     }
   }
@@ -200,16 +198,5 @@ class CudaFuzzTest {
       seeds.add(s);
     }
     return seeds;
-  }
-
-  private static void delete(Path dir) throws IOException {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

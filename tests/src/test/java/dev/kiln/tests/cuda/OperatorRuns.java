@@ -127,12 +127,7 @@ final class OperatorRuns {
   private static void grid(GpuBackend backend, Method op, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 31L + op.getName().hashCode());
     Parameter[] params = op.getParameters();
-    Map<String, Integer> dims = dims(params, size);
-    int smallest = smallestArray(params, dims);
-    Object[] host = new Object[params.length];
-    for (int i = 0; i < params.length; i++) {
-      host[i] = HostData.make(params[i], dims, smallest, random);
-    }
+    Object[] host = gridArguments(params, dims(params, size), random);
     Object[] expected = HostData.copy(host);
     op.invoke(null, expected);
     backend.grid(op, host);
@@ -143,19 +138,39 @@ final class OperatorRuns {
     }
   }
 
-  static void map(GpuBackend backend, Method op, int size) throws Exception {
-    SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
-    int n = size * 100 + 3;
-    Parameter[] params = op.getParameters();
+  /** Random arguments of a grid operator at sizes {@code dims}: {@link HostData#make} for each parameter. */
+  static Object[] gridArguments(Parameter[] params, Map<String, Integer> dims, SplittableRandom random) {
+    int smallest = smallestArray(params, dims);
+    Object[] host = new Object[params.length];
+    for (int i = 0; i < params.length; i++) {
+      host[i] = HostData.make(params[i], dims, smallest, random);
+    }
+    return host;
+  }
+
+  /**
+   * Random inputs of an elementwise operator's map launcher over {@code n} elements: the first of
+   * length n, each other of length n or 1 (broadcast); ints in {@code [1, intBound)}, never 0, since
+   * any int may be a divisor in an elementwise operator.
+   */
+  static Object[] mapInputs(Parameter[] params, int n, int intBound, SplittableRandom random) {
     Object[] inputs = new Object[params.length];
     for (int i = 0; i < params.length; i++) {
-      inputs[i] = HostData.array(params[i].getType(), i == 0 ? n : (random.nextBoolean() ? n : 1), n, random);
+      inputs[i] = HostData.array(params[i].getType(), i == 0 || random.nextBoolean() ? n : 1, intBound, random);
       if (inputs[i] instanceof int[] ints) {
         for (int e = 0; e < ints.length; e++) {
-          ints[e] = ints[e] == 0 ? 1 : ints[e]; // any int may be a divisor in an elementwise operator
+          ints[e] = ints[e] == 0 ? 1 : ints[e];
         }
       }
     }
+    return inputs;
+  }
+
+  private static void map(GpuBackend backend, Method op, int size) throws Exception {
+    SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
+    int n = size * 100 + 3;
+    Parameter[] params = op.getParameters();
+    Object[] inputs = mapInputs(params, n, n, random);
     Object expected = Array.newInstance(op.getReturnType(), n);
     Object[] scalar = new Object[params.length];
     for (int e = 0; e < n; e++) {
