@@ -20,7 +20,9 @@
 # kernel the timed cases launch); the step runs the benchmarks with the build's PTX, with each
 # variant's first on the class path (the runtime loads a class's PTX from the first entry that has
 # it), then with the build's again, so that drift over the run shows. Each case is still checked
-# against its CPU kernel: a variant that computes something else says DISAGREES.
+# against its CPU kernel: a variant that computes something else says DISAGREES. `micro` (never by
+# default) builds and runs scripts/gpu-micro (hand-written forms of Kiln's GELU and softmax kernels
+# beside a device copy), then ncu on it and on PyTorch's GELU and softmax ($OUT/ncu-*.txt).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=.gpu
@@ -43,6 +45,7 @@ mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-s
   -DoutputDirectory="$PWD/$out"
 cp -r sample-app/target/classes "$out/sample-classes"
 cp -r benchmarks/target/classes "$out/bench-classes"
+cp -r scripts/gpu-micro "$out/micro"
 # The fusion reports' HTML pages (10 MB) are for reading, not for any test or run: left out, to keep
 # the bundle and the working tree inside the device tool's 64 MiB carry
 find "$out" -name '*.fusion.html' -delete
@@ -55,7 +58,7 @@ tar -C "$out" -czf "$out/jre.tgz" jre && rm -rf "$out/jre"
 ( cd "$out" && ls lib/*.jar | tr '\n' ':' ) > "$out/classpath.txt"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# On the GPU machine, from anywhere: bash .gpu/run.sh [tests] [sample] [bench] [torch] [variants]
+# On the GPU machine, from anywhere: bash .gpu/run.sh [tests] [sample] [bench] [torch] [variants] [micro]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 [ -x jre/bin/java ] || tar -xzf jre.tgz
@@ -106,6 +109,8 @@ for step in $steps; do
         timeout 150 jre/bin/java --add-modules jdk.incubator.vector -cp "$cp:$(cat classpath.txt)" \
           dev.kiln.bench.GpuSideBySide "${KILN_GPU_BENCH:-.}" || status=1
       done ;;
+    micro)
+      bash micro/diag.sh || status=1 ;;
     *) echo "unknown step $step"; status=1 ;;
   esac
 done

@@ -29,4 +29,13 @@ __device__ __forceinline__ unsigned step_x(unsigned n) { const long long s = str
 __device__ __forceinline__ unsigned step_y(unsigned n) { const long long s = stride_y(); return s < n ? (unsigned) s : n; }
 __device__ __forceinline__ unsigned step_z(unsigned n) { const long long s = stride_z(); return s < n ? (unsigned) s : n; }
 
+// Vector kernels (a 1-D elementwise kernel that reads and writes its arrays at the worker's own
+// index): a thread takes four neighbouring workers and moves each array's four elements as one
+// 16-byte access, when the array is 16-byte aligned (the kernel checks; device allocations are).
+__device__ __forceinline__ bool aligned16(const void* p) { return (reinterpret_cast<unsigned long long>(p) & 15ULL) == 0; }
+__device__ __forceinline__ float4 load4(const float* p, unsigned g) { return reinterpret_cast<const float4*>(p)[g]; }
+__device__ __forceinline__ int4 load4(const int* p, unsigned g) { return reinterpret_cast<const int4*>(p)[g]; }
+__device__ __forceinline__ void store4(float* p, unsigned g, float4 v) { reinterpret_cast<float4*>(p)[g] = v; }
+__device__ __forceinline__ void store4(int* p, unsigned g, int4 v) { reinterpret_cast<int4*>(p)[g] = v; }
+
 }  // namespace kiln

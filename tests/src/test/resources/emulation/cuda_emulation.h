@@ -84,6 +84,9 @@ template <typename T> inline T __shfl_sync(unsigned, T v, int lane) {
 inline float __int_as_float(int i) { float f; memcpy(&f, &i, sizeof f); return f; }
 inline int __float_as_int(float f) { int i; memcpy(&i, &f, sizeof i); return i; }
 struct uint2 { unsigned int x, y; };
+// CUDA's 16-byte vector types (vector kernels move four 4-byte elements at a time)
+struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
+struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
 inline uint2 make_uint2(unsigned int x, unsigned int y) { uint2 v; v.x = x; v.y = y; return v; }
 inline float __fsqrt_rn(float x) { return sqrtf(x); }
 inline unsigned int __umulhi(unsigned int a, unsigned int b) { return (unsigned int) (((unsigned long long) a * b) >> 32); }

@@ -36,6 +36,8 @@ public final class BodyEmitter {
   private final Map<Integer, Integer> loopDepth = new HashMap<>();
   private final Map<Param.Array, String> targets = new HashMap<>();
   private final Map<Param.Array, String> accumulators = new HashMap<>();
+  private final Map<Expr.Load, CodeBlock> laneLoads = new HashMap<>();
+  private final Map<Param.Array, CodeBlock> laneTargets = new HashMap<>();
   private final Map<Param.Array, String[]> checked = new HashMap<>(); // {length, error flag}
   private Set<Expr> checkedLoads = Set.of();
   private Set<Stmt.Store> checkedStores = Set.of();
@@ -45,6 +47,7 @@ public final class BodyEmitter {
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
   private LoopLowering lowering;
+
 
   public BodyEmitter(Syntax syntax, Names names, Map<Expr, String> sourceNames) {
     this.syntax = syntax;
@@ -140,6 +143,29 @@ public final class BodyEmitter {
     accumulators.put(array, name);
   }
 
+  /**
+   * Makes {@code load} read {@code value} instead of its array (a lane of a vector already loaded):
+   * for a vector kernel's workers. Until {@link #clearLanes}.
+   */
+  public void laneLoad(Expr.Load load, CodeBlock value) {
+    laneLoads.put(load, value);
+  }
+
+  /**
+   * Makes stores into {@code array} assign {@code lvalue} instead, whatever their index (a lane of a
+   * vector stored later): for a vector kernel's workers, whose stores are all at the worker's own
+   * index. Until {@link #clearLanes}.
+   */
+  public void laneTarget(Param.Array array, CodeBlock lvalue) {
+    laneTargets.put(array, lvalue);
+  }
+
+  /** Ends {@link #laneLoad} and {@link #laneTarget}. */
+  public void clearLanes() {
+    laneLoads.clear();
+    laneTargets.clear();
+  }
+
   /** Binds a variable to a Java name, defined in the scope at {@code depth}. */
   public void bind(Expr.Var v, String javaName, int depth) {
     varNames.put(v, javaName);
@@ -184,7 +210,9 @@ public final class BodyEmitter {
 
   public void statements(List<Stmt> body) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
+      if (s instanceof Stmt.Store st && laneTargets.containsKey(st.array())) {
+        guarded(st.guard(), CodeBlock.builder().addStatement("$L = $L", laneTargets.get(st.array()), expr(st.value())).build());
+      } else if (s instanceof Stmt.Store st) {
         CodeBlock index = expr(st.index());
         CodeBlock value = expr(st.value());
         CodeBlock write = CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build();
@@ -407,6 +435,9 @@ public final class BodyEmitter {
   }
 
   private CodeBlock inline(Expr e) {
+    if (e instanceof Expr.Load l && laneLoads.containsKey(l)) {
+      return laneLoads.get(l);
+    }
     if (e instanceof Expr.Load l) {
       CodeBlock index = expr(l.index());
       CodeBlock read = CodeBlock.of("$N[$L]", syntax.identifier(l.array().name()), index);

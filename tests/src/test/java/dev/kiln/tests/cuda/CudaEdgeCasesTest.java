@@ -48,6 +48,59 @@ class CudaEdgeCasesTest {
   }
 
   /**
+   * A vector kernel (saxpy: four workers a thread, 16-byte loads and stores) at sizes below, at and
+   * past multiples of four, through its launcher; and with arrays that are not 16-byte aligned (device
+   * allocations always are, so the arrays here start one to three floats into allocations, launched
+   * with the raw addresses), where the kernel runs one worker at a time. Every result is plain
+   * Java's, bit for bit, and nothing past the end is written.
+   */
+  @Test
+  void vectorKernelsAgreeAtEverySizeAndAlignment() throws Exception {
+    java.lang.reflect.Method address = jcuda.NativePointerObject.class.getDeclaredMethod("getNativePointer");
+    address.setAccessible(true);
+    dev.kiln.runtime.cuda.CudaKernel saxpy =
+        device.kernel(dev.kiln.tests.ops.LinearKernels.class, "dev/kiln/tests/ops/Linear", "saxpy");
+    float a = 1.75f;
+    for (int n : new int[] {0, 1, 2, 3, 4, 5, 7, 8, 9, 1023, 1025, 5003}) {
+      java.util.SplittableRandom random = new java.util.SplittableRandom(n);
+      float[] x = new float[n + 4];
+      float[] y = new float[n + 4];
+      for (int i = 0; i < n + 4; i++) {
+        x[i] = (float) random.nextDouble(-3, 3);
+        y[i] = (float) random.nextDouble(-3, 3);
+      }
+      for (int offset = 0; offset < 4; offset++) {
+        float[] xs = java.util.Arrays.copyOfRange(x, offset, offset + n);
+        float[] ys = java.util.Arrays.copyOfRange(y, offset, offset + n);
+        float[] expected = new float[n];
+        dev.kiln.tests.ops.Linear.saxpy(n, a, xs, ys, expected);
+        float[] sentinel = new float[n + 4];
+        java.util.Arrays.fill(sentinel, -7f);
+        try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray dy = device.upload(y);
+            DeviceFloatArray dout = device.upload(sentinel)) {
+          if (offset == 0) {
+            try (DeviceFloatArray ax = device.upload(xs); DeviceFloatArray ay = device.upload(ys);
+                DeviceFloatArray aout = device.allocFloats(n)) {
+              dev.kiln.tests.ops.LinearKernels.saxpy(device.defaultStream(), n, a, ax, ay, aout);
+              org.junit.jupiter.api.Assertions.assertArrayEquals(expected, aout.download(), "aligned, n = " + n);
+            }
+          }
+          long shift = 4L * offset;
+          saxpy.launchGrid(device.defaultStream(), new long[] {(n + 3L) / 4L}, n, a,
+              (long) address.invoke(dx.pointer()) + shift, (long) address.invoke(dy.pointer()) + shift,
+              (long) address.invoke(dout.pointer()) + shift);
+          float[] out = dout.download();
+          for (int i = 0; i < n + 4; i++) {
+            float want = i >= offset && i < offset + n ? expected[i - offset] : -7f;
+            assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(out[i]),
+                "n = " + n + ", arrays " + offset + " floats into their allocations, element " + i);
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Row kernels keep a row of up to 8192 floats in shared memory after their first read of it;
    * longer rows are read from global memory every time. Both sides of the limit agree with plain
    * Java (sums in another order: within 1e-5).

@@ -75,6 +75,10 @@ public final class DeviceLauncherWriter {
       for (GridDim g : op.grid()) {
         extents.add(CodeBlock.of("$N", g.extentText()));
       }
+      if (info.lanes() > 1) {
+        // a vector kernel: each thread takes info.lanes() neighbouring workers of the one dimension
+        extents.set(0, CodeBlock.of("($N + $LL) / $LL", op.grid().get(0).extentText(), info.lanes() - 1, info.lanes()));
+      }
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
       m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));

@@ -98,9 +98,19 @@ public final class CudaWriter {
           if (!why.equals(SharedLoopPlan.NO_LOOP)) {
             cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), why);
           }
-          cu.add("\n").add(gridKernel(wide));
+          CudaPlan vectorPlan = VectorKernelWriter.plan(wide);
+          VectorKernelWriter.Plan vector = vectorPlan instanceof VectorKernelWriter.Plan v ? v : null;
+          if (vector != null) {
+            cu.add("\n").add(VectorKernelWriter.write(wide, vector, names(wide), kernelParams(wide)));
+          } else {
+            String notVector = ((CudaPlan.Refused) vectorPlan).reason();
+            if (!notVector.equals(VectorKernelWriter.NOT_ONE_DIMENSION) && !notVector.equals(VectorKernelWriter.HAS_LOOP)) {
+              cu.add("\n// $L: one thread a worker, not a vector kernel: $L", op.name(), notVector);
+            }
+            cu.add("\n").add(gridKernel(wide));
+          }
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(),
-              List.of(), CheckedReads.arrays(wide)));
+              List.of(), CheckedReads.arrays(wide), vector != null ? VectorKernelWriter.LANES : 1));
         }
       }
     }

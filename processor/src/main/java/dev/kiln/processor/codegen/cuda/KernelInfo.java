@@ -9,12 +9,18 @@ import java.util.List;
  * shape of launch, for a reducing kernel the grid dimensions that get one block each, and for
  * kernels with partial results ({@link PartialsKernelWriter}) the accumulated arrays; the arrays read
  * at data-dependent indices, whose lengths and the device's index-error flag the kernel takes last
- * ({@link CheckedReads}).
+ * ({@link CheckedReads}); for a grid kernel, the workers each thread takes ({@code lanes}: 4 for a
+ * {@link VectorKernelWriter vector kernel}, else 1), by which the launcher divides its extent.
  */
 public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials,
-    List<Param.Array> checkedReads) {
+    List<Param.Array> checkedReads, int lanes) {
   KernelInfo(String kernel, Launch launch, List<GridDim> kept) {
     this(kernel, launch, kept, List.of(), List.of());
+  }
+
+  KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials,
+      List<Param.Array> checkedReads) {
+    this(kernel, launch, kept, partials, checkedReads, 1);
   }
 
   /** How a kernel is launched (see {@code dev.kiln.runtime.cuda.CudaKernel}). */

@@ -1,0 +1,94 @@
+package dev.kiln.processor.codegen.cuda;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import dev.kiln.processor.KilnProcessor;
+import java.io.IOException;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which one-dimensional workers get a CUDA vector kernel ({@link VectorKernelWriter}: four workers
+ * a thread, each array moved 16 bytes at a time) and what their launchers give them. What the
+ * vector kernels compute is checked against the plain Java on the emulated driver (tests module:
+ * every grid operator of the suite, at sizes that are and are not multiples of four, and the CUDA
+ * fuzzer's operators).
+ */
+class VectorKernelTest {
+  private static String cu;
+  private static String launchers;
+
+  @BeforeAll
+  static void compile() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
+        .compile(JavaFileObjects.forResource("ir/VectorLoops.java"));
+    assertThat(c).succeeded();
+    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/VectorLoops.cu").orElseThrow()
+        .getCharContent(true).toString();
+    launchers = c.generatedSourceFile("ir.VectorLoopsKernels").orElseThrow().getCharContent(true).toString();
+  }
+
+  /** The text of one kernel with the comment lines just before it. */
+  private static String kernel(String name) {
+    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
+    assertThat(start).isAtLeast(0);
+    int from = cu.lastIndexOf("\n\n", start) + 2;
+    return cu.substring(from, cu.indexOf("\n}\n", start) + 3);
+  }
+
+  @Test
+  void geluMovesFourFloatsAtATime() {
+    String k = kernel("gelu");
+    assertThat(k).startsWith("// Vector kernel: four workers a thread");
+    assertThat(k).contains("if (kiln::aligned16(x) && kiln::aligned16(y)) {");
+    assertThat(k).contains("const unsigned i_groups = i_end / 4U;");
+    assertThat(k).contains("const float4 x_4 = kiln::load4(x, i_g);");
+    assertThat(k).contains("float4 y_4;");
+    for (String lane : new String[] {"x", "y", "z", "w"}) {
+      assertThat(k).containsMatch("const float v\\d* = x_4\\." + lane + ";");
+      assertThat(k).containsMatch("y_4\\." + lane + " = \\(\\(0\\.5f \\* v\\d*\\) \\* \\(1\\.0f \\+ kiln::erf");
+    }
+    assertThat(k).contains("kiln::store4(y, i_g, y_4);");
+    // the last one to three workers, and every worker when an array is not aligned: one at a time
+    assertThat(k).contains("const unsigned i_rest = i_end - 4U * i_groups;");
+    assertThat(k).contains("} else {");
+    assertThat(k.split("= x\\[t\\d*\\];", -1)).hasLength(3);
+  }
+
+  @Test
+  void anElementEveryWorkerReadsStaysAScalarRead() {
+    String k = kernel("scaleShift");
+    assertThat(k).startsWith("// Vector kernel");
+    assertThat(k).contains("kiln::aligned16(x) && kiln::aligned16(k) && kiln::aligned16(y) && kiln::aligned16(twice)");
+    assertThat(k).contains("const int4 k_4 = kiln::load4(k, i_g);");
+    assertThat(k).contains("int4 twice_4;");
+    assertThat(k).contains("kiln::store4(twice, i_g, twice_4);");
+    assertThat(k).contains("shift[0LL]");
+    assertThat(k).doesNotContain("aligned16(shift)");
+  }
+
+  @Test
+  void otherWorkersKeepOneThreadEachAndTheSourceSaysWhy() {
+    for (String name : new String[] {"shifted", "positive", "square", "addRows"}) {
+      assertThat(kernel(name)).doesNotContain("Vector kernel");
+      assertThat(kernel(name)).doesNotContain("load4");
+    }
+    assertThat(cu).contains("// shifted: one thread a worker, not a vector kernel: it reads 'x' at another index than the"
+        + " worker's\n");
+    assertThat(cu).contains("// positive: one thread a worker, not a vector kernel: it stores into 'y' under a condition\n");
+    assertThat(cu).contains("// square: one thread a worker, not a vector kernel: 'y' holds doubles, not 4-byte floats or"
+        + " ints\n");
+    assertThat(cu).doesNotContain("// addRows: one thread a worker");
+  }
+
+  @Test
+  void theLauncherGivesAVectorKernelAQuarterOfTheThreads() {
+    assertThat(launchers).contains("\"gelu\").launchGrid(stream, new long[] {(N + 3L) / 4L}, N, x, y);");
+    assertThat(launchers).contains("\"shifted\").launchGrid(stream, new long[] {N}, ");
+  }
+}
