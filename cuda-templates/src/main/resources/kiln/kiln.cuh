@@ -25,4 +25,14 @@ __device__ __forceinline__ long long java_long(double x) {
   return x != x ? 0LL : x >= 9223372036854775808.0 ? 9223372036854775807LL
       : x <= -9223372036854775808.0 ? (-9223372036854775807LL - 1) : (long long) x;
 }
+
+// Java's integer division and remainder (JLS 15.17.2-3): MIN / -1 is MIN and MIN % -1 is 0, where
+// C's result is undefined (x86 traps). Generated code divides ints and longs through these. (A
+// zero divisor, which throws in Java, gives whatever the device's division gives.)
+__device__ __forceinline__ int java_div(int a, int b) { return b == -1 ? (int) (0U - (unsigned) a) : a / b; }
+__device__ __forceinline__ long long java_div(long long a, long long b) {
+  return b == -1 ? (long long) (0ULL - (unsigned long long) a) : a / b;
+}
+__device__ __forceinline__ int java_rem(int a, int b) { return b == -1 ? 0 : a % b; }
+__device__ __forceinline__ long long java_rem(long long a, long long b) { return b == -1 ? 0 : a % b; }
 }  // namespace kiln

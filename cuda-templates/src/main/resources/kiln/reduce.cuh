@@ -15,6 +15,11 @@ namespace kiln {
 
 template <typename T> struct SumOp { __device__ __forceinline__ T operator()(T a, T b) const { return a + b; } };
 template <typename T> struct ProductOp { __device__ __forceinline__ T operator()(T a, T b) const { return a * b; } };
+// Java's int and long sums and products wrap; C's signed overflow is undefined: on the unsigned type.
+template <> struct SumOp<int> { __device__ __forceinline__ int operator()(int a, int b) const { return (int) ((unsigned) a + (unsigned) b); } };
+template <> struct SumOp<long long> { __device__ __forceinline__ long long operator()(long long a, long long b) const { return (long long) ((unsigned long long) a + (unsigned long long) b); } };
+template <> struct ProductOp<int> { __device__ __forceinline__ int operator()(int a, int b) const { return (int) ((unsigned) a * (unsigned) b); } };
+template <> struct ProductOp<long long> { __device__ __forceinline__ long long operator()(long long a, long long b) const { return (long long) ((unsigned long long) a * (unsigned long long) b); } };
 template <typename T> struct MaxOp { __device__ __forceinline__ T operator()(T a, T b) const { return kiln::max(a, b); } };
 template <typename T> struct MinOp { __device__ __forceinline__ T operator()(T a, T b) const { return kiln::min(a, b); } };
 

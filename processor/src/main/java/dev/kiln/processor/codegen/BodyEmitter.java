@@ -47,7 +47,8 @@ public final class BodyEmitter {
   private final List<Scope> scopes = new ArrayList<>();
   private int workerDepth;
   private LoopLowering lowering;
-
+  /** Whether the expression being written is an array index (see {@link Syntax#binary(BinaryOp, ScalarType, CodeBlock, CodeBlock, boolean)}). */
+  private boolean inIndex;
 
   public BodyEmitter(Syntax syntax, Names names, Map<Expr, String> sourceNames) {
     this.syntax = syntax;
@@ -213,7 +214,7 @@ public final class BodyEmitter {
       if (s instanceof Stmt.Store st && laneTargets.containsKey(st.array())) {
         guarded(st.guard(), CodeBlock.builder().addStatement("$L = $L", laneTargets.get(st.array()), expr(st.value())).build());
       } else if (s instanceof Stmt.Store st) {
-        CodeBlock index = expr(st.index());
+        CodeBlock index = index(st.index());
         CodeBlock value = expr(st.value());
         CodeBlock write = CodeBlock.builder().addStatement("$N[$L] = $L", target(st.array()), index, value).build();
         if (checkedStores.contains(st) && !targets.containsKey(st.array())) {
@@ -255,7 +256,7 @@ public final class BodyEmitter {
     }
     String t = target(a.array());
     boolean simple = a.op() == ReduceKind.SUM || a.op() == ReduceKind.PRODUCT || a.index().operands().isEmpty();
-    CodeBlock index = simple ? expr(a.index()) : CodeBlock.of("$N", materialize(a.index(), depth()));
+    CodeBlock index = simple ? index(a.index()) : CodeBlock.of("$N", materializeIndex(a.index(), depth()));
     CodeBlock value = expr(a.value());
     CodeBlock accumulate = syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
     String[] check = checked.get(a.array());
@@ -402,6 +403,27 @@ public final class BodyEmitter {
     return inline(e);
   }
 
+  /** {@link #expr} of an array index. */
+  private CodeBlock index(Expr e) {
+    boolean outer = inIndex;
+    inIndex = true;
+    try {
+      return expr(e);
+    } finally {
+      inIndex = outer;
+    }
+  }
+
+  private String materializeIndex(Expr e, int depth) {
+    boolean outer = inIndex;
+    inIndex = true;
+    try {
+      return materialize(e, depth);
+    } finally {
+      inIndex = outer;
+    }
+  }
+
   private String lookup(Expr e) {
     for (int i = scopes.size() - 1; i >= 0; i--) {
       String t = scopes.get(i).temps.get(e);
@@ -439,7 +461,7 @@ public final class BodyEmitter {
       return laneLoads.get(l);
     }
     if (e instanceof Expr.Load l) {
-      CodeBlock index = expr(l.index());
+      CodeBlock index = index(l.index());
       CodeBlock read = CodeBlock.of("$N[$L]", syntax.identifier(l.array().name()), index);
       if (checkedLoads.contains(l)) {
         String length = loadLengths.get(l.array());
@@ -452,10 +474,10 @@ public final class BodyEmitter {
       return CodeBlock.of("($L ? $L : $L)", expr(l.guard()), read, syntax.zero(l.type()));
     }
     if (e instanceof Expr.Unary u) {
-      return CodeBlock.of("($L$L)", u.op().javaSymbol(), expr(u.operand()));
+      return syntax.unary(u.op(), u.type(), expr(u.operand()));
     }
     if (e instanceof Expr.Binary b) {
-      return syntax.binary(b.op(), b.left().type(), expr(b.left()), expr(b.right()));
+      return syntax.binary(b.op(), b.left().type(), expr(b.left()), expr(b.right()), inIndex);
     }
     if (e instanceof Expr.Select s) {
       return CodeBlock.of("($L ? $L : $L)", expr(s.cond()), expr(s.ifTrue()), expr(s.ifFalse()));

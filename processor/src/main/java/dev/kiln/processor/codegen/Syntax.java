@@ -5,6 +5,7 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.UnaryOp;
 import java.util.List;
 
 /**
@@ -28,6 +29,20 @@ public interface Syntax {
 
   /** {@code (a op b)}, with the operands already typed as the IR says. */
   CodeBlock binary(BinaryOp op, ScalarType operandType, CodeBlock a, CodeBlock b);
+
+  /**
+   * {@code (a op b)} in an array index ({@code index} true) or a value. A target whose integer
+   * arithmetic is not Java's (C's signed overflow is undefined) computes values Java's way and may
+   * keep indices plain: an index that overflowed would be outside its array anyway.
+   */
+  default CodeBlock binary(BinaryOp op, ScalarType operandType, CodeBlock a, CodeBlock b, boolean index) {
+    return binary(op, operandType, a, b);
+  }
+
+  /** {@code (op operand)}, as Java computes it. */
+  default CodeBlock unary(UnaryOp op, ScalarType type, CodeBlock operand) {
+    return CodeBlock.of("($L$L)", op.javaSymbol(), operand);
+  }
 
   CodeBlock call(Expr.Call call, List<CodeBlock> args);
 

@@ -48,6 +48,74 @@ class CudaEdgeCasesTest {
   }
 
   /**
+   * Integer arithmetic where C's differs from Java's (signed overflow, {@code MIN / -1}, {@code MIN
+   * % -1}, {@code -MIN}, shifts of negative values and past the width; a row's int sum that wraps):
+   * every pair of {@code IntegerArithmetic.EDGES}, Java's results bit for bit.
+   */
+  @Test
+  void integerArithmeticIsJavas() {
+    long[][] pairs = dev.kiln.tests.ops.IntegerArithmetic.edgePairs();
+    int n = pairs[0].length;
+    int[] a = dev.kiln.tests.ops.IntegerArithmetic.narrowed(pairs[0]);
+    int[] b = dev.kiln.tests.ops.IntegerArithmetic.narrowed(pairs[1]);
+    var s = device.defaultStream();
+    int[][] expected = new int[7][n];
+    dev.kiln.tests.ops.IntegerArithmetic.intOps(n, a, b, expected[0], expected[1], expected[2], expected[3],
+        expected[4], expected[5], expected[6]);
+    long[][] expectedLongs = new long[7][n];
+    dev.kiln.tests.ops.IntegerArithmetic.longOps(n, pairs[0], pairs[1], expectedLongs[0], expectedLongs[1],
+        expectedLongs[2], expectedLongs[3], expectedLongs[4], expectedLongs[5], expectedLongs[6]);
+    dev.kiln.runtime.cuda.DeviceIntArray[] outs = new dev.kiln.runtime.cuda.DeviceIntArray[7];
+    dev.kiln.runtime.cuda.DeviceLongArray[] longOuts = new dev.kiln.runtime.cuda.DeviceLongArray[7];
+    try (dev.kiln.runtime.cuda.DeviceIntArray da = device.upload(a); dev.kiln.runtime.cuda.DeviceIntArray db = device.upload(b);
+        dev.kiln.runtime.cuda.DeviceLongArray dla = device.upload(pairs[0]);
+        dev.kiln.runtime.cuda.DeviceLongArray dlb = device.upload(pairs[1])) {
+      for (int k = 0; k < 7; k++) {
+        outs[k] = device.allocInts(n);
+        longOuts[k] = device.allocLongs(n);
+      }
+      dev.kiln.tests.ops.IntegerArithmeticKernels.intOps(s, n, da, db, outs[0], outs[1], outs[2], outs[3], outs[4],
+          outs[5], outs[6]);
+      dev.kiln.tests.ops.IntegerArithmeticKernels.longOps(s, n, dla, dlb, longOuts[0], longOuts[1], longOuts[2],
+          longOuts[3], longOuts[4], longOuts[5], longOuts[6]);
+      String[] names = {"sum", "difference", "product", "quotient", "remainder", "negated", "shifted"};
+      for (int k = 0; k < 7; k++) {
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expected[k], outs[k].download(), "int " + names[k]);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expectedLongs[k], longOuts[k].download(), "long " + names[k]);
+      }
+      int[] lcg = new int[n];
+      dev.kiln.tests.ops.IntegerArithmetic.lcg(n, a, lcg);
+      dev.kiln.tests.ops.IntegerArithmeticKernels.lcg(s, n, da, outs[0]);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(lcg, outs[0].download(), "lcg");
+      // rows of large ints whose sums wrap: 26 rows of 26, and one row of 5000
+      for (int rows : new int[] {26, 1}) {
+        int cols = n / rows == 26 ? 26 : 5000;
+        int[] x = new int[rows * cols];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(rows);
+        for (int i = 0; i < x.length; i++) {
+          x[i] = i < n ? a[i] : random.nextInt();
+        }
+        int[] sums = new int[rows];
+        dev.kiln.tests.ops.IntegerArithmetic.rowSums(rows, cols, x, sums);
+        try (dev.kiln.runtime.cuda.DeviceIntArray dx = device.upload(x);
+            dev.kiln.runtime.cuda.DeviceIntArray ds = device.allocInts(rows)) {
+          dev.kiln.tests.ops.IntegerArithmeticKernels.rowSums(s, rows, cols, dx, ds);
+          org.junit.jupiter.api.Assertions.assertArrayEquals(sums, ds.download(), "row sums, " + rows + " x " + cols);
+        }
+      }
+    } finally {
+      for (int k = 0; k < 7; k++) {
+        if (outs[k] != null) {
+          outs[k].close();
+        }
+        if (longOuts[k] != null) {
+          longOuts[k].close();
+        }
+      }
+    }
+  }
+
+  /**
    * A vector kernel (saxpy: four workers a thread, 16-byte loads and stores) at sizes below, at and
    * past multiples of four, through its launcher; and with arrays that are not 16-byte aligned (device
    * allocations always are, so the arrays here start one to three floats into allocations, launched

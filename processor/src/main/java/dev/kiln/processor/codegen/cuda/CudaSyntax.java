@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.UnaryOp;
 import java.util.List;
 
 /**
@@ -108,9 +109,41 @@ final class CudaSyntax implements Syntax {
 
   @Override
   public CodeBlock binary(BinaryOp op, ScalarType t, CodeBlock a, CodeBlock b) {
+    return binary(op, t, a, b, false);
+  }
+
+  /**
+   * Java's integer arithmetic: {@code int} and {@code long} sums, differences, products and left
+   * shifts wrap (JLS 15.17-15.19), where C's signed overflow is undefined (nvcc may assume it never
+   * happens), so they are computed on the unsigned type and converted back; {@code MIN / -1} is
+   * {@code MIN} and {@code MIN % -1} is 0, where C traps or is undefined. A {@code long} sum or
+   * product in an array index (the 64-bit index arithmetic of {@link IndexWidening}) stays plain:
+   * one that overflowed would be far outside its array.
+   */
+  @Override
+  public CodeBlock binary(BinaryOp op, ScalarType t, CodeBlock a, CodeBlock b, boolean index) {
     int bits = t == ScalarType.LONG ? 63 : 31;
+    boolean integral = t == ScalarType.INT || t == ScalarType.LONG;
+    boolean wraps = t == ScalarType.INT || (t == ScalarType.LONG && !index);
     switch (op) {
+      case ADD:
+      case SUB:
+      case MUL:
+        if (wraps) {
+          return CodeBlock.of("(($L) (($L) $L $L ($L) $L))", typeName(t), unsignedName(t), a, op.javaSymbol(),
+              unsignedName(t), b);
+        }
+        return CodeBlock.of("($L $L $L)", a, op.javaSymbol(), b);
+      case DIV:
+        if (integral) {
+          return CodeBlock.of("kiln::java_div($L, $L)", a, b);
+        }
+        return CodeBlock.of("($L $L $L)", a, op.javaSymbol(), b);
       case SHL:
+        if (integral) {
+          return CodeBlock.of("(($L) (($L) $L << ($L & $L)))", typeName(t), unsignedName(t), a, b, bits);
+        }
+        return CodeBlock.of("($L $L ($L & $L))", a, op.javaSymbol(), b, bits);
       case SHR:
         return CodeBlock.of("($L $L ($L & $L))", a, op.javaSymbol(), b, bits);
       case USHR:
@@ -121,10 +154,33 @@ final class CudaSyntax implements Syntax {
         if (t.isFloating()) {
           return CodeBlock.of("$L($L, $L)", t == ScalarType.FLOAT ? "fmodf" : "fmod", a, b);
         }
-        return CodeBlock.of("($L % $L)", a, b);
+        return CodeBlock.of("kiln::java_rem($L, $L)", a, b);
       default:
         return CodeBlock.of("($L $L $L)", a, op.javaSymbol(), b);
     }
+  }
+
+  /** Negation: an {@code int} or {@code long} on its unsigned type ({@code -MIN} is {@code MIN}, as in Java). */
+  @Override
+  public CodeBlock unary(UnaryOp op, ScalarType t, CodeBlock operand) {
+    if (op == UnaryOp.NEG && (t == ScalarType.INT || t == ScalarType.LONG)) {
+      return CodeBlock.of("(($L) (0 - ($L) $L))", typeName(t), unsignedName(t), operand);
+    }
+    return CodeBlock.of("($L$L)", op.javaSymbol(), operand);
+  }
+
+  /** {@code target[index] (op)= value}; an {@code int} or {@code long} sum or product wraps (see {@link #binary}). */
+  @Override
+  public CodeBlock accumulate(ReduceKind op, ScalarType type, String target, CodeBlock index, CodeBlock value) {
+    if ((op == ReduceKind.SUM || op == ReduceKind.PRODUCT) && (type == ScalarType.INT || type == ScalarType.LONG)) {
+      CodeBlock element = CodeBlock.of("$N[$L]", target, index);
+      return CodeBlock.builder().addStatement("$L = $L", element, combine(op, type, element, value)).build();
+    }
+    return Syntax.super.accumulate(op, type, target, index, value);
+  }
+
+  private static String unsignedName(ScalarType t) {
+    return t == ScalarType.LONG ? "unsigned long long" : "unsigned int";
   }
 
   @Override
@@ -135,8 +191,8 @@ final class CudaSyntax implements Syntax {
   @Override
   public CodeBlock combine(ReduceKind op, ScalarType type, CodeBlock a, CodeBlock b) {
     switch (op) {
-      case SUM: return CodeBlock.of("($L + $L)", a, b);
-      case PRODUCT: return CodeBlock.of("($L * $L)", a, b);
+      case SUM: return binary(BinaryOp.ADD, type, a, b, false);
+      case PRODUCT: return binary(BinaryOp.MUL, type, a, b, false);
       default: return CodeBlock.of("kiln::$L($L, $L)", op == ReduceKind.MAX ? "max" : "min", a, b);
     }
   }

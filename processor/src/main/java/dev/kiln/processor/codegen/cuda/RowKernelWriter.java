@@ -4,6 +4,7 @@ import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.LoopLowering;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
@@ -250,9 +251,16 @@ final class RowKernelWriter {
           continue;
         }
         CodeBlock term = e.expr(f.term());
+        ScalarType foldType = f.carried().phi().type();
+        boolean integral = foldType == ScalarType.INT || foldType == ScalarType.LONG;
         CodeBlock update = switch (f.kind()) {
-          case SUM -> CodeBlock.of("$N + $L", p, term);
-          case DIFFERENCE -> CodeBlock.of("$N - $L", p, term);
+          // an int or long sum wraps as Java's does (CudaSyntax.binary)
+          case SUM -> integral
+              ? CudaSyntax.INSTANCE.binary(BinaryOp.ADD, foldType, CodeBlock.of("$N", p), term, false)
+              : CodeBlock.of("$N + $L", p, term);
+          case DIFFERENCE -> integral
+              ? CudaSyntax.INSTANCE.binary(BinaryOp.SUB, foldType, CodeBlock.of("$N", p), term, false)
+              : CodeBlock.of("$N - $L", p, term);
           case MAX -> CodeBlock.of("kiln::max($N, $L)", p, term);
           default -> CodeBlock.of("kiln::min($N, $L)", p, term);
         };

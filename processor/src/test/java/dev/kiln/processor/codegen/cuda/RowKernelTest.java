@@ -85,8 +85,9 @@ class RowKernelTest {
     String k = kernel("countBelow");
     assertThat(k).startsWith("// Row kernel");
     assertThat(k).containsMatch("int cPart = 0;");
-    assertThat(k).containsMatch("cPart = cPart - ");
-    assertThat(k).contains("c = (c + cPart);");
+    // int sums wrap as Java's: on the unsigned type
+    assertThat(k).contains("cPart = ((int) ((unsigned int) cPart - (unsigned int) ");
+    assertThat(k).contains("c = ((int) ((unsigned int) c + (unsigned int) cPart));");
   }
 
   @Test
