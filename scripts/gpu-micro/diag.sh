@@ -13,7 +13,7 @@ nvcc -arch=compute_80 -code=compute_80 -std=c++17 --fmad=false -prec-div=true -p
 timeout 60 ./micro
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 echo "ncu: $ncu"
-[ -n "$ncu" ] || exit 0
+[ -n "$ncu" ] && [ "${KILN_MICRO_NCU:-1}" != 0 ] || exit 0
 timeout 60 "$ncu" --clock-control none --kernel-name-base demangled -k 'regex:gelu_base|gelu_vec4|softmax_smem|softmax_reg' -c 6 \
   --section LaunchStats --section Occupancy --section SpeedOfLight ./micro > "$out/ncu-micro.txt" 2>&1
 echo "ncu micro rc $?"

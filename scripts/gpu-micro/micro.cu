@@ -62,7 +62,7 @@ __global__ void gelu_vec4(int N, const float4* __restrict__ x, float4* __restric
 // Softmax: the generated kernel (one block a row, the row cached in 32 KB of shared memory)
 template <int ROW>
 __global__ void softmax_smem(int B, int N, const float* __restrict__ x, float* __restrict__ y) {
-  __shared__ float shared_float[ROW == 8192 ? KILN_MAX_BLOCK : 32];
+  __shared__ float shared_float[ROW == 8192 ? KILN_MAX_BLOCK : 32];  // 32: whole warps, at most 1024 threads
   __shared__ float row_x[ROW];
   const long long t = ((long long) N);
   for (long long w_ = blockIdx.x; w_ < (long long) B; w_ += gridDim.x) {
@@ -191,7 +191,7 @@ int main() {
     row("vec4 x2", time_ms([&] { gelu_vec4<2><<<(N / 8 + 255) / 256, 256>>>(N, (const float4*) x, (float4*) y); }), copy); printf("    diff %g\n", max_diff(r, y, N));
     cudaFree(x); cudaFree(y); cudaFree(r);
   }
-  int shapes[2][2] = {{2048, 2048}, {8192, 8192}};
+  int shapes[3][2] = {{2048, 2048}, {8192, 1024}, {8192, 8192}};
   for (auto& s : shapes) {
     const int B = s[0], N = s[1];
     const long long n = (long long) B * N;
@@ -205,10 +205,22 @@ int main() {
       row("reg 8 x 256", time_ms([&] { softmax_reg<8><<<B, 256>>>(B, N, x, y); }), copy); printf("    diff %g\n", max_diff(r, y, n));
       row("reg 4 x 512", time_ms([&] { softmax_reg<4><<<B, 512>>>(B, N, x, y); }), copy); printf("    diff(other tree) %g\n", max_diff(r, y, n));
       row("reg 2 x 1024", time_ms([&] { softmax_reg<2><<<B, 1024>>>(B, N, x, y); }), copy);
+      // smaller blocks: more rows resident at once (2048 rows of 128 threads fit one wave)
+      row("smem 32 KB, 128 threads", time_ms([&] { softmax_smem<8192><<<B, 128>>>(B, N, x, y); }), copy);
+      row("smem 8 KB, 128 threads", time_ms([&] { softmax_smem<2048><<<B, 128>>>(B, N, x, y); }), copy);
+      printf("    diff(other tree) %g\n", max_diff(r, y, n));
+      row("smem 8 KB, 64 threads", time_ms([&] { softmax_smem<2048><<<B, 64>>>(B, N, x, y); }), copy);
+      row("smem 8 KB, 32 threads", time_ms([&] { softmax_smem<2048><<<B, 32>>>(B, N, x, y); }), copy);
+      row("reg 16 x 128", time_ms([&] { softmax_reg<16><<<B, 128>>>(B, N, x, y); }), copy);
+      row("reg 32 x 64", time_ms([&] { softmax_reg<32><<<B, 64>>>(B, N, x, y); }), copy);
+      row("reg 64 x 32", time_ms([&] { softmax_reg<64><<<B, 32>>>(B, N, x, y); }), copy);
+      row("no cache, 128 threads", time_ms([&] { softmax_smem<1><<<B, 128>>>(B, N, x, y); }), copy);
     } else {
       row("reg 32 x 256", time_ms([&] { softmax_reg<32><<<B, 256>>>(B, N, x, y); }), copy); printf("    diff %g\n", max_diff(r, y, n));
       row("reg 16 x 512", time_ms([&] { softmax_reg<16><<<B, 512>>>(B, N, x, y); }), copy);
       row("reg 8 x 1024", time_ms([&] { softmax_reg<8><<<B, 1024>>>(B, N, x, y); }), copy);
+      row("smem 32 KB, 512 threads", time_ms([&] { softmax_smem<8192><<<B, 512>>>(B, N, x, y); }), copy);
+      row("smem 32 KB, 128 threads", time_ms([&] { softmax_smem<8192><<<B, 128>>>(B, N, x, y); }), copy);
     }
     cudaFree(x); cudaFree(y); cudaFree(r);
   }

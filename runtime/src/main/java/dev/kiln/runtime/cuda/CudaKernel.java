@@ -71,6 +71,16 @@ public final class CudaKernel {
     launch(stream, LaunchConfig.reducing(keptPoints, device.limits()), args);
   }
 
+  /**
+   * Launches a row kernel's short-row form: 1-D blocks of {@code threads} threads (whole warps, a
+   * power of two of them), one block per row (at least one).
+   *
+   * @see LaunchConfig#rows
+   */
+  public void launchRows(CudaStream stream, long rows, int threads, Object... args) {
+    launch(stream, LaunchConfig.rows(rows, threads, device.limits()), args);
+  }
+
   /** The column kernels' threads a worker, read once ({@link LaunchConfig#columnThreads()}). */
   private static final int COLUMN_THREADS = LaunchConfig.columnThreads();
 

@@ -17,7 +17,8 @@ import java.util.Optional;
  *       unused threads to y, then z (extents {@code (1000000, 3)} get {@code (4, 64, 1)}), so no
  *       block is mostly idle. No extents at all (a kernel without {@code @Parallel} loops): one
  *       thread.
- *   <li>{@link #reducing reducing kernels}: 1-D blocks of 256 threads, one block per kept point.
+ *   <li>{@link #reducing reducing kernels}: 1-D blocks of 256 threads, one block per kept point;
+ *       a row kernel's short-row form ({@link #rows}) the same with the threads it asks for.
  *   <li>{@link #map map kernels}: 1-D, 256 threads a block.
  * </ul>
  *
@@ -122,6 +123,24 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
     }
     int grid = (int) Math.max(1, Math.min(keptPoints, limits.maxGridX()));
     return new LaunchConfig(grid, 1, 1, BLOCK_THREADS, 1, 1);
+  }
+
+  /**
+   * The launch of a row kernel's short-row form: one block of {@code threads} threads per row, at
+   * least one block, at most {@code maxGridX}; the kernel strides over the rest.
+   *
+   * @throws IllegalArgumentException when {@code rows} is negative, or {@code threads} is not 32,
+   *     64, ..., 1024 (the form's 32-slot reduction arrays take a slot a warp)
+   */
+  public static LaunchConfig rows(long rows, int threads, Limits limits) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("the number of rows is negative: " + rows);
+    }
+    if (threads < 32 || threads > 1024 || Integer.bitCount(threads) != 1) {
+      throw new IllegalArgumentException("a short-row kernel's threads a row must be 32, 64, ..., 1024: " + threads);
+    }
+    int grid = (int) Math.max(1, Math.min(rows, limits.maxGridX()));
+    return new LaunchConfig(grid, 1, 1, threads, 1, 1);
   }
 
   /** Workers a block of a column kernel: along x, neighbouring workers (coalesced reads). */

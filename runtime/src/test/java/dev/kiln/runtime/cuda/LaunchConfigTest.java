@@ -142,6 +142,19 @@ class LaunchConfigTest {
   }
 
   @Test
+  void shortRowsTakeTheThreadsAskedForOneBlockARow() {
+    assertEquals(new LaunchConfig(1, 1, 1, 64, 1, 1), LaunchConfig.rows(0, 64, LIMITS));
+    assertEquals(new LaunchConfig(3000, 1, 1, 64, 1, 1), LaunchConfig.rows(3000, 64, LIMITS));
+    assertEquals(new LaunchConfig(Integer.MAX_VALUE, 1, 1, 32, 1, 1), LaunchConfig.rows(1L << 40, 32, LIMITS));
+    assertThrows(IllegalArgumentException.class, () -> LaunchConfig.rows(-1, 64, LIMITS));
+    // whole warps, a power of two of them (the short-row form's reduction arrays hold a slot a warp)
+    for (int threads : new int[] {0, 16, 48, 96, 2048}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LaunchConfig.rows(5, threads, LIMITS));
+      assertTrue(e.getMessage().contains("32, 64, ..., 1024: " + threads), e.getMessage());
+    }
+  }
+
+  @Test
   void columnsTake32WorkersABlockAtLeastOneBlock() {
     assertEquals(new LaunchConfig(1, 1, 1, 32, 32, 1), LaunchConfig.columns(0, LIMITS));
     assertEquals(new LaunchConfig(1, 1, 1, 32, 32, 1), LaunchConfig.columns(32, LIMITS));

@@ -170,12 +170,14 @@ class CudaEdgeCasesTest {
 
   /**
    * Row kernels keep a row of up to 8192 floats in shared memory after their first read of it;
-   * longer rows are read from global memory every time. Both sides of the limit agree with plain
+   * longer rows are read from global memory every time. Rows of at most 2048 floats run the
+   * kernels' short-row forms (an 8 KB cache, blocks of 64 threads). Both sides of the limit agree with plain
    * Java (sums in another order: within 1e-5).
    */
   @Test
   void rowsLongerThanTheSharedCacheAgreeToo() {
-    for (int n : new int[] {1, 255, 8192, 8193, 9000}) {
+    // 1 to 2048: the short-row forms (an 8 KB cache, 64 threads a row); 2049 on: the long ones
+    for (int n : new int[] {1, 255, 2047, 2048, 2049, 8192, 8193, 9000}) {
       int b = 3;
       java.util.SplittableRandom random = new java.util.SplittableRandom(n);
       float[] x = new float[b * n];

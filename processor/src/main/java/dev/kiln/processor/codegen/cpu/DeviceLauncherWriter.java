@@ -82,6 +82,16 @@ public final class DeviceLauncherWriter {
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
       m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
+    } else if (info.launch() == KernelInfo.Launch.ROWS && info.shortRows() != null) {
+      // rows of at most maxLength elements: the short-row form, more rows to a multiprocessor
+      KernelInfo.ShortRows rows = info.shortRows();
+      CodeBlock all = CodeBlock.join(withCheckedReads(args, info), ", ");
+      m.beginControlFlow("if ((long) $L - (long) $L <= $L)", rows.hi(), rows.lo(), rows.maxLength())
+          .addStatement("$L.launchRows($N, $L, $L, $L)", kernel(kernels, resourceBase, rows.kernel()), stream,
+              workers(op), rows.threads(), all)
+          .nextControlFlow("else")
+          .addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, workers(op), all)
+          .endControlFlow();
     } else if (info.launch() == KernelInfo.Launch.ROWS || info.launch() == KernelInfo.Launch.COLUMNS) {
       m.addStatement("$L.$L($N, $L, $L)", kernel, info.launch() == KernelInfo.Launch.ROWS ? "launchReducing" : "launchColumns",
           stream, workers(op), CodeBlock.join(withCheckedReads(args, info), ", "));

@@ -5,6 +5,7 @@ import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.MapKernels;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
@@ -91,8 +92,12 @@ public final class CudaWriter {
           cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
           KernelInfo.Launch launch = rows.layout() == SharedLoopPlan.Layout.ROWS
               ? KernelInfo.Launch.ROWS : KernelInfo.Launch.COLUMNS;
+          KernelInfo.ShortRows shortRows = shortRows(wide, rows);
+          if (shortRows != null) {
+            cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide), true));
+          }
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), launch, List.of(),
-              List.of(), CheckedReads.arrays(wide)));
+              List.of(), CheckedReads.arrays(wide), 1, shortRows));
         } else {
           String why = ((CudaPlan.Refused) rowPlan).reason();
           if (!why.equals(SharedLoopPlan.NO_LOOP)) {
@@ -110,7 +115,7 @@ public final class CudaWriter {
             cu.add("\n").add(gridKernel(wide));
           }
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(),
-              List.of(), CheckedReads.arrays(wide), vector != null ? VectorKernelWriter.LANES : 1));
+              List.of(), CheckedReads.arrays(wide), vector != null ? VectorKernelWriter.LANES : 1, null));
         }
       }
     }
@@ -118,6 +123,38 @@ public final class CudaWriter {
       cu.add("\n// $L: not compiled for CUDA: $L\n", s.operator(), s.reason());
     }
     return new Result(cu.build().toString(), kernels, skipped);
+  }
+
+  /**
+   * The short-row form of a row kernel with a row cache whose row bounds the launcher can compute (a
+   * literal or an {@code int} parameter each), or null.
+   */
+  private static KernelInfo.ShortRows shortRows(OperatorIr op, SharedLoopPlan.Plan rows) {
+    if (rows.layout() != SharedLoopPlan.Layout.ROWS) {
+      return null;
+    }
+    RowCache cache = RowKernelWriter.cache(op, rows);
+    if (cache == null) {
+      return null;
+    }
+    String lo = launcherValue(cache.fill().lo());
+    String hi = launcherValue(cache.fill().hi());
+    if (lo == null || hi == null) {
+      return null;
+    }
+    return new KernelInfo.ShortRows(RowKernelWriter.shortName(CudaNames.identifier(op.name())), lo, hi,
+        cache.withBytes(RowCache.SHORT_BYTES).capacity(), RowKernelWriter.SHORT_THREADS);
+  }
+
+  /** An int literal, or an int parameter by its Java name; else null. */
+  private static String launcherValue(Expr e) {
+    if (e instanceof Expr.Const c && c.type() == dev.kiln.processor.ir.ScalarType.INT) {
+      return Long.toString(c.integralValue());
+    }
+    if (e instanceof Expr.ScalarRef r && r.type() == dev.kiln.processor.ir.ScalarType.INT) {
+      return r.param().name();
+    }
+    return null;
   }
 
   private static boolean hasReductions(List<Stmt> body) {

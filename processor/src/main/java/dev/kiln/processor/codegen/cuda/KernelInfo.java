@@ -13,15 +13,22 @@ import java.util.List;
  * {@link VectorKernelWriter vector kernel}, else 1), by which the launcher divides its extent.
  */
 public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials,
-    List<Param.Array> checkedReads, int lanes) {
+    List<Param.Array> checkedReads, int lanes, ShortRows shortRows) {
   KernelInfo(String kernel, Launch launch, List<GridDim> kept) {
     this(kernel, launch, kept, List.of(), List.of());
   }
 
   KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<Param.Array> partials,
       List<Param.Array> checkedReads) {
-    this(kernel, launch, kept, partials, checkedReads, 1);
+    this(kernel, launch, kept, partials, checkedReads, 1, null);
   }
+
+  /**
+   * A row kernel's short-row form ({@link RowKernelWriter#SHORT_ROWS}): the kernel to launch, with
+   * {@code threads} threads a row, when the row, {@code hi - lo} (each a literal or an {@code int}
+   * parameter's name), is at most {@code maxLength} long.
+   */
+  public record ShortRows(String kernel, String lo, String hi, int maxLength, int threads) {}
 
   /** How a kernel is launched (see {@code dev.kiln.runtime.cuda.CudaKernel}). */
   public enum Launch {

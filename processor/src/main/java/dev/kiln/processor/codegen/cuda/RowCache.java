@@ -38,6 +38,17 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
   /** The cache's size in bytes: with the block's reduction arrays, within a block's 48 KB of static shared memory. */
   static final int BYTES = 32 * 1024;
 
+  /**
+   * The cache's size in bytes in a row kernel's short-row form ({@link RowKernelWriter#SHORT_ROWS}):
+   * small enough that many blocks fit a multiprocessor.
+   */
+  static final int SHORT_BYTES = 8 * 1024;
+
+  /** The same cache holding {@code bytes} bytes. */
+  RowCache withBytes(int bytes) {
+    return new RowCache(array, fill, loads, bytes / (BYTES / capacity));
+  }
+
   /** The cache of a row kernel's worker, or null when no array qualifies. */
   static RowCache plan(OperatorIr op, SharedLoopPlan.Plan plan) {
     if (plan.layout() != SharedLoopPlan.Layout.ROWS) {

@@ -36,15 +36,50 @@ final class RowKernelWriter {
   private RowKernelWriter() {}
 
   /**
+   * A row kernel with a row cache gets a second form for rows of at most {@link #SHORT_ROWS}
+   * elements, {@code <kernel>_short}: an 8 KB cache instead of 32 KB and reduction arrays of 32
+   * slots, launched with {@link #SHORT_THREADS} threads a row, so that a multiprocessor holds many
+   * more rows at once. On an H200, softmax over 2048x2048 ran 0.0240 ms as one form and 0.0201 ms as
+   * the other, over 8192x1024 0.0569 and 0.0401 ms (docs/BENCHMARKS.md); over 8192x8192 the long
+   * form is the faster. The launcher picks by the row's length.
+   */
+  static final int SHORT_ROWS = RowCache.SHORT_BYTES / 4;
+
+  /** Threads a row in the short-row form: whole warps, a power of two of them (block_reduce's fast path). */
+  static final int SHORT_THREADS = 64;
+
+  /** The short-row form's name. */
+  static String shortName(String kernel) {
+    return kernel + "_short";
+  }
+
+  /**
    * The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). Launched as a
    * reducing kernel is ({@code CudaKernel.launchReducing}): 1-D blocks, one a worker, any grid size.
    */
   static CodeBlock write(OperatorIr op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params) {
+    return write(op, plan, names, params, false);
+  }
+
+  /** The row cache a row kernel keeps, or null (so also whether it gets a short-row form). */
+  static RowCache cache(OperatorIr op, SharedLoopPlan.Plan plan) {
+    return RowCache.plan(op, plan);
+  }
+
+  /**
+   * The kernel, or with {@code shortRows} its short-row form ({@link #SHORT_ROWS}), which must be
+   * launched with blocks of whole warps, a power of two of them.
+   */
+  static CodeBlock write(OperatorIr op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params,
+      boolean shortRows) {
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     List<CodeBlock> all = new ArrayList<>(params);
     all.addAll(CheckedReads.declare(op, emitter, names));
     emitter.countUses(op.body(), List.of());
     RowCache cache = RowCache.plan(op, plan);
+    if (shortRows) {
+      cache = cache.withBytes(RowCache.SHORT_BYTES);
+    }
     SharedLoops loops = new SharedLoops(plan, names, cache);
     emitter.lowering(loops);
     emitter.openScope(); // prologue
@@ -80,7 +115,9 @@ final class RowKernelWriter {
     CodeBlock body = emitter.closeScope();
     CodeBlock.Builder shared = CodeBlock.builder();
     for (Map.Entry<ScalarType, String> s : loops.shared.entrySet()) {
-      shared.addStatement("__shared__ $L $N[KILN_MAX_BLOCK]", CudaSyntax.typeName(s.getKey()), s.getValue());
+      // block_reduce's fast path (whole warps, a power of two of them) uses a slot a warp
+      shared.addStatement("__shared__ $L $N[$L]", CudaSyntax.typeName(s.getKey()), s.getValue(),
+          shortRows ? "32" : "KILN_MAX_BLOCK");
     }
     if (cache != null) {
       shared.addStatement("__shared__ $L $N[$L]", CudaSyntax.typeName(cache.array().elementType()), loops.cacheName,
@@ -96,13 +133,20 @@ final class RowKernelWriter {
                 cache.array().name(), cache.capacity())
             .add("// $L loops that read them, and from shared memory after that.\n", cache.loads().size());
       }
+      if (shortRows) {
+        comment.add("// Short-row form: launched for rows of at most $L elements, $L threads a row (whole warps, a\n",
+                cache.capacity(), SHORT_THREADS)
+            .add("// power of two of them, as its 32-slot reduction arrays require).\n");
+      }
     } else {
       comment.add("// Column kernel: blocks of 32 workers (x) by 32 threads (y), any grid size; a worker's 32\n")
           .add("// threads share its $L (sums added in a fixed tree).\n", loopCount);
     }
     return CodeBlock.builder()
         .add(comment.build())
-        .add("extern \"C\" __global__ void $N($L) {\n$>", CudaNames.identifier(op.name()), CodeBlock.join(all, ", "))
+        .add("extern \"C\" __global__ void $N($L) {\n$>",
+            shortRows ? shortName(CudaNames.identifier(op.name())) : CudaNames.identifier(op.name()),
+            CodeBlock.join(all, ", "))
         .add(shared.build())
         .add(body)
         .add("$<}\n")

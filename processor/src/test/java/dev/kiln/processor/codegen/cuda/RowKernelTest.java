@@ -21,12 +21,14 @@ import org.junit.jupiter.api.Test;
  */
 class RowKernelTest {
   private static String cu;
+  private static Compilation compilation;
 
   @BeforeAll
   static void compile() throws IOException {
     Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
         .compile(JavaFileObjects.forResource("ir/RowLoops.java"));
     assertThat(c).succeeded();
+    compilation = c;
     cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/RowLoops.cu").orElseThrow()
         .getCharContent(true).toString();
   }
@@ -61,6 +63,22 @@ class RowKernelTest {
     assertThat(k).containsMatch("if \\(cached\\) row_x\\[k - 0\\] = t\\d+;");
     // the two later loops: the cache, or global memory for a longer row
     assertThat(k.split("\\(cached \\? row_x\\[k_", -1)).hasLength(3);
+  }
+
+  @Test
+  void aCachedRowKernelHasAShortRowFormThatTheLauncherPicksByTheRowsLength() throws IOException {
+    String k = kernel("softmax_short");
+    assertThat(k).contains("// Short-row form: launched for rows of at most 2048 elements, 64 threads a row");
+    assertThat(k).contains("__shared__ float row_x[2048];");
+    assertThat(k).contains("__shared__ float shared_float[32];");
+    assertThat(k).contains("const bool cached = (long long) (N) - (0) <= 2048;");
+    // the long form keeps its 32 KB cache; a kernel without a cache has no short form
+    assertThat(kernel("softmax")).contains("__shared__ float row_x[8192];");
+    assertThat(cu).doesNotContain("countBelow_short");
+    String launchers = compilation.generatedSourceFile("ir.RowLoopsKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(launchers).contains("if ((long) N - (long) 0 <= 2048) {");
+    assertThat(launchers).contains("\"softmax_short\").launchRows(stream, ");
+    assertThat(launchers).contains("\"softmax\").launchReducing(stream, ");
   }
 
   @Test
