@@ -1,14 +1,8 @@
 package dev.kiln.processor.codegen.cuda;
 
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.testing.compile.CompilationSubject.assertThat;
-import static com.google.testing.compile.Compiler.javac;
 
-import com.google.testing.compile.Compilation;
-import com.google.testing.compile.JavaFileObjects;
-import dev.kiln.processor.KilnProcessor;
 import java.io.IOException;
-import javax.tools.StandardLocation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,25 +14,17 @@ import org.junit.jupiter.api.Test;
  * module: every operator of the suite, softmax's and layer norm's gradients among them).
  */
 class RowKernelTest {
+  private static GeneratedCuda generated;
   private static String cu;
-  private static Compilation compilation;
 
   @BeforeAll
   static void compile() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
-        .compile(JavaFileObjects.forResource("ir/RowLoops.java"));
-    assertThat(c).succeeded();
-    compilation = c;
-    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/RowLoops.cu").orElseThrow()
-        .getCharContent(true).toString();
+    generated = GeneratedCuda.of("ir", "RowLoops");
+    cu = generated.cu();
   }
 
-  /** The text of one kernel with the comment lines just before it. */
   private static String kernel(String name) {
-    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
-    assertThat(start).isAtLeast(0);
-    int from = cu.lastIndexOf("\n\n", start) + 2;
-    return cu.substring(from, cu.indexOf("\n}\n", start) + 3);
+    return generated.kernel(name);
   }
 
   @Test
@@ -75,7 +61,7 @@ class RowKernelTest {
     // the long form keeps its 32 KB cache; a kernel without a cache has no short form
     assertThat(kernel("softmax")).contains("__shared__ float row_x[8192];");
     assertThat(cu).doesNotContain("countBelow_short");
-    String launchers = compilation.generatedSourceFile("ir.RowLoopsKernels").orElseThrow().getCharContent(true).toString();
+    String launchers = generated.launchers();
     assertThat(launchers).contains("if ((long) N - (long) 0 <= 2048) {");
     assertThat(launchers).contains("\"softmax_short\").launchRows(stream, ");
     assertThat(launchers).contains("\"softmax\").launchReducing(stream, ");

@@ -1,14 +1,8 @@
 package dev.kiln.processor.codegen.cuda;
 
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.testing.compile.CompilationSubject.assertThat;
-import static com.google.testing.compile.Compiler.javac;
 
-import com.google.testing.compile.Compilation;
-import com.google.testing.compile.JavaFileObjects;
-import dev.kiln.processor.KilnProcessor;
 import java.io.IOException;
-import javax.tools.StandardLocation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,25 +14,17 @@ import org.junit.jupiter.api.Test;
  * fuzzer's operators).
  */
 class VectorKernelTest {
+  private static GeneratedCuda generated;
   private static String cu;
-  private static String launchers;
 
   @BeforeAll
   static void compile() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=off")
-        .compile(JavaFileObjects.forResource("ir/VectorLoops.java"));
-    assertThat(c).succeeded();
-    cu = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/ir/VectorLoops.cu").orElseThrow()
-        .getCharContent(true).toString();
-    launchers = c.generatedSourceFile("ir.VectorLoopsKernels").orElseThrow().getCharContent(true).toString();
+    generated = GeneratedCuda.of("ir", "VectorLoops");
+    cu = generated.cu();
   }
 
-  /** The text of one kernel with the comment lines just before it. */
   private static String kernel(String name) {
-    int start = cu.indexOf("extern \"C\" __global__ void " + name + "(");
-    assertThat(start).isAtLeast(0);
-    int from = cu.lastIndexOf("\n\n", start) + 2;
-    return cu.substring(from, cu.indexOf("\n}\n", start) + 3);
+    return generated.kernel(name);
   }
 
   @Test
@@ -88,7 +74,7 @@ class VectorKernelTest {
 
   @Test
   void theLauncherGivesAVectorKernelAQuarterOfTheThreads() {
-    assertThat(launchers).contains("\"gelu\").launchGrid(stream, new long[] {(N + 3L) / 4L}, N, x, y);");
-    assertThat(launchers).contains("\"shifted\").launchGrid(stream, new long[] {N}, ");
+    assertThat(generated.launchers()).contains("\"gelu\").launchGrid(stream, new long[] {(N + 3L) / 4L}, N, x, y);");
+    assertThat(generated.launchers()).contains("\"shifted\").launchGrid(stream, new long[] {N}, ");
   }
 }
