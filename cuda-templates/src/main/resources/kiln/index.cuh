@@ -33,9 +33,13 @@ __device__ __forceinline__ unsigned step_z(unsigned n) { const long long s = str
 // index): a thread takes four neighbouring workers and moves each array's four elements as one
 // 16-byte access, when the array is 16-byte aligned (the kernel checks; device allocations are).
 __device__ __forceinline__ bool aligned16(const void* p) { return (reinterpret_cast<unsigned long long>(p) & 15ULL) == 0; }
-__device__ __forceinline__ float4 load4(const float* p, unsigned g) { return reinterpret_cast<const float4*>(p)[g]; }
-__device__ __forceinline__ int4 load4(const int* p, unsigned g) { return reinterpret_cast<const int4*>(p)[g]; }
-__device__ __forceinline__ void store4(float* p, unsigned g, float4 v) { reinterpret_cast<float4*>(p)[g] = v; }
-__device__ __forceinline__ void store4(int* p, unsigned g, int4 v) { reinterpret_cast<int4*>(p)[g] = v; }
+// g counts groups of four elements.
+__device__ __forceinline__ float4 load4(const float* p, long long g) { return reinterpret_cast<const float4*>(p)[g]; }
+__device__ __forceinline__ int4 load4(const int* p, long long g) { return reinterpret_cast<const int4*>(p)[g]; }
+__device__ __forceinline__ void store4(float* p, long long g, float4 v) { reinterpret_cast<float4*>(p)[g] = v; }
+__device__ __forceinline__ void store4(int* p, long long g, int4 v) { reinterpret_cast<int4*>(p)[g] = v; }
+// One element as four lanes (a map kernel's argument of length 1, broadcast).
+__device__ __forceinline__ float4 splat4(float v) { float4 r; r.x = v; r.y = v; r.z = v; r.w = v; return r; }
+__device__ __forceinline__ int4 splat4(int v) { int4 r; r.x = v; r.y = v; r.z = v; r.w = v; return r; }
 
 }  // namespace kiln

@@ -49,6 +49,18 @@ public final class VectorLoops {
     }
   }
 
+  /** An elementwise operator on floats and ints: its map kernel takes the vector form. */
+  @Operator
+  public static float scaled(float x, int k) {
+    return x * k;
+  }
+
+  /** On doubles: its map kernel keeps one element a thread. */
+  @Operator
+  public static double twice(double x) {
+    return 2 * x;
+  }
+
   /** Two dimensions. */
   @Operator
   public static void addRows(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] r,

@@ -274,7 +274,11 @@ public final class DeviceLauncherWriter {
       args.add(CodeBlock.of("$N.length()", p.name()));
     }
     args.add(CodeBlock.of("$N", out));
-    m.addStatement("$L.launchMap($N, $N, $L)", kernel(kernels, resourceBase, info.kernel()), stream, n,
+    // a vector map kernel (info.lanes() elements a thread) gets a quarter of the threads
+    CodeBlock threads = info.lanes() > 1
+        ? CodeBlock.of("($N + $LL) / $LL", n, info.lanes() - 1, info.lanes())
+        : CodeBlock.of("$N", n);
+    m.addStatement("$L.launchMap($N, $L, $L)", kernel(kernels, resourceBase, info.kernel()), stream, threads,
         CodeBlock.join(args, ", "));
     return m.build();
   }

@@ -10,6 +10,7 @@ import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +61,10 @@ public final class CudaWriter {
       if (op.kind() == OperatorKind.ELEMENTWISE) {
         cu.add("\n").add(deviceFunctionOf(ownerSimpleName, op));
         if (MapKernels.exist(op)) {
-          cu.add("\n").add(mapKernelOf(ownerSimpleName, op));
-          kernels.put(op.name(), new KernelInfo(mapKernel(op.name()), KernelInfo.Launch.MAP, List.of()));
+          boolean vector = vectorMap(op);
+          cu.add("\n").add(mapKernelOf(ownerSimpleName, op, vector));
+          kernels.put(op.name(), new KernelInfo(mapKernel(op.name()), KernelInfo.Launch.MAP, List.of(), List.of(),
+              List.of(), vector ? VectorKernelWriter.LANES : 1, null));
         }
       } else if (hasReductions(op.body())) {
         OperatorIr wide = IndexWidening.apply(op);
@@ -193,28 +196,101 @@ public final class CudaWriter {
         .build();
   }
 
-  /** {@code op_map(n, x, x_length, ..., out)}: out[i] = op(x[i or 0], ...). */
-  private static CodeBlock mapKernelOf(String owner, OperatorIr op) {
+  /**
+   * Whether an elementwise operator's map kernel takes the vector form: its arguments and result
+   * 4-byte floats or ints (see {@link #mapKernelOf}).
+   */
+  private static boolean vectorMap(OperatorIr op) {
+    if (op.resultType() != ScalarType.FLOAT && op.resultType() != ScalarType.INT) {
+      return false;
+    }
+    for (Param p : op.params()) {
+      ScalarType t = ((Param.Scalar) p).type();
+      if (t != ScalarType.FLOAT && t != ScalarType.INT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code op_map(n, x, x_length, ..., out)}: out[i] = op(x[i or 0], ...). In the vector form (4-byte
+   * elements, as {@link VectorKernelWriter}'s kernels) each thread takes four neighbouring elements,
+   * each argument read as one 16-byte load (or its one element, broadcast) and {@code out} written as
+   * one 16-byte store, when {@code out} and every argument longer than 1 are 16-byte aligned; the
+   * launcher starts a quarter of the threads. Otherwise, and for the last one to three elements, one
+   * element at a time.
+   */
+  private static CodeBlock mapKernelOf(String owner, OperatorIr op, boolean vector) {
     Names names = names(op);
     String n = names.fresh("n");
     String i = names.fresh("i");
     String out = names.fresh("out");
     List<CodeBlock> params = new ArrayList<>();
     List<CodeBlock> args = new ArrayList<>();
+    List<String[]> inputs = new ArrayList<>(); // {name, length, C type}
     params.add(CodeBlock.of("long long $N", n));
     for (Param p : op.params()) {
       String name = CudaNames.identifier(p.name());
       String length = names.fresh(name + "_length");
-      params.add(CodeBlock.of("const $L* __restrict__ $N", CudaSyntax.typeName(((Param.Scalar) p).type()), name));
+      String type = CudaSyntax.typeName(((Param.Scalar) p).type());
+      params.add(CodeBlock.of("const $L* __restrict__ $N", type, name));
       params.add(CodeBlock.of("long long $N", length));
       args.add(CodeBlock.of("$N[$N == 1 ? 0 : $N]", name, length, i));
+      inputs.add(new String[] {name, length, type});
     }
     params.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(op.resultType()), out));
-    return CodeBlock.builder()
-        .add("extern \"C\" __global__ void $N($L) {\n$>", mapKernel(op.name()), CodeBlock.join(params, ", "))
+    CodeBlock scalarLoop = CodeBlock.builder()
         .add(NO_UNROLL)
         .beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", i, i, n, i)
         .addStatement("$N[$N] = $N($L)", out, i, deviceFunction(owner, op.name()), CodeBlock.join(args, ", "))
+        .endControlFlow()
+        .build();
+    CodeBlock.Builder kernel = CodeBlock.builder()
+        .add("extern \"C\" __global__ void $N($L) {\n$>", mapKernel(op.name()), CodeBlock.join(params, ", "));
+    if (!vector) {
+      return kernel.add(scalarLoop).add("$<}\n").build();
+    }
+    String groups = names.fresh("groups");
+    String g = names.fresh("g");
+    String result = names.fresh(out + "_4");
+    List<CodeBlock> aligned = new ArrayList<>();
+    aligned.add(CodeBlock.of("kiln::aligned16($N)", out));
+    CodeBlock.Builder loads = CodeBlock.builder();
+    List<String> vectors = new ArrayList<>();
+    for (String[] in : inputs) {
+      aligned.add(CodeBlock.of("($N == 1 || kiln::aligned16($N))", in[1], in[0]));
+      String v = names.fresh(in[0] + "_4");
+      vectors.add(v);
+      loads.addStatement("const $L4 $N = $N == 1 ? kiln::splat4($N[0]) : kiln::load4($N, $N)", in[2], v, in[1], in[0],
+          in[0], g);
+    }
+    CodeBlock.Builder lanes = CodeBlock.builder();
+    for (String lane : new String[] {"x", "y", "z", "w"}) {
+      List<CodeBlock> laneArgs = new ArrayList<>();
+      for (String v : vectors) {
+        laneArgs.add(CodeBlock.of("$N.$L", v, lane));
+      }
+      lanes.addStatement("$N.$L = $N($L)", result, lane, deviceFunction(owner, op.name()), CodeBlock.join(laneArgs, ", "));
+    }
+    String rest = names.fresh("r");
+    return kernel
+        .beginControlFlow("if ($L)", CodeBlock.join(aligned, " && "))
+        .addStatement("const long long $N = $N / 4", groups, n)
+        .add(NO_UNROLL)
+        .beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", g, g, groups, g)
+        .add(loads.build())
+        .addStatement("$L4 $N", CudaSyntax.typeName(op.resultType()), result)
+        .add(lanes.build())
+        .addStatement("kiln::store4($N, $N, $N)", out, g, result)
+        .endControlFlow()
+        .beginControlFlow("for (long long $N = 4 * $N + kiln::first_x(); $N < $N; $N += kiln::stride_x())", rest, groups,
+            rest, n, rest)
+        .addStatement("const long long $N = $N", i, rest)
+        .addStatement("$N[$N] = $N($L)", out, i, deviceFunction(owner, op.name()), CodeBlock.join(args, ", "))
+        .endControlFlow()
+        .nextControlFlow("else")
+        .add(scalarLoop)
         .endControlFlow()
         .add("$<}\n")
         .build();

@@ -73,6 +73,19 @@ class VectorKernelTest {
   }
 
   @Test
+  void mapKernelsOnFourByteElementsMoveFourAtATimeBroadcastingLengthOne() {
+    String k = kernel("scaled_map");
+    assertThat(k).contains("if (kiln::aligned16(out) && (x_length == 1 || kiln::aligned16(x)) && (k_length == 1 || kiln::aligned16(k))) {");
+    assertThat(k).contains("const float4 x_4 = x_length == 1 ? kiln::splat4(x[0]) : kiln::load4(x, g);");
+    assertThat(k).contains("const int4 k_4 = k_length == 1 ? kiln::splat4(k[0]) : kiln::load4(k, g);");
+    assertThat(k).contains("out_4.w = VectorLoops_scaled(x_4.w, k_4.w);");
+    assertThat(k).contains("kiln::store4(out, g, out_4);");
+    assertThat(kernel("twice_map")).doesNotContain("load4");
+    assertThat(generated.launchers()).contains("\"scaled_map\").launchMap(stream, (n + 3L) / 4L, n, ");
+    assertThat(generated.launchers()).contains("\"twice_map\").launchMap(stream, n, n, ");
+  }
+
+  @Test
   void theLauncherGivesAVectorKernelAQuarterOfTheThreads() {
     assertThat(generated.launchers()).contains("\"gelu\").launchGrid(stream, new long[] {(N + 3L) / 4L}, N, x, y);");
     assertThat(generated.launchers()).contains("\"shifted\").launchGrid(stream, new long[] {N}, ");
