@@ -405,20 +405,19 @@ public final class BodyEmitter {
 
   /** {@link #expr} of an array index. */
   private CodeBlock index(Expr e) {
-    boolean outer = inIndex;
-    inIndex = true;
-    try {
-      return expr(e);
-    } finally {
-      inIndex = outer;
-    }
+    return asIndex(() -> expr(e));
   }
 
   private String materializeIndex(Expr e, int depth) {
+    return asIndex(() -> materialize(e, depth));
+  }
+
+  /** {@code code}'s result, written with {@link #inIndex} set. */
+  private <T> T asIndex(java.util.function.Supplier<T> code) {
     boolean outer = inIndex;
     inIndex = true;
     try {
-      return materialize(e, depth);
+      return code.get();
     } finally {
       inIndex = outer;
     }

@@ -61,6 +61,17 @@ public final class StmtWalk {
   /** The loads of the array named {@code array} in {@code roots} and their operands, each once. */
   public static List<Expr.Load> loadsOf(Collection<Expr> roots, String array) {
     List<Expr.Load> out = new ArrayList<>();
+    for (Expr.Load l : loads(roots)) {
+      if (l.array().name().equals(array)) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  /** Every load in {@code roots} and their operands, each once. */
+  public static List<Expr.Load> loads(Collection<Expr> roots) {
+    List<Expr.Load> out = new ArrayList<>();
     Set<Expr> seen = new HashSet<>();
     ArrayDeque<Expr> work = new ArrayDeque<>(roots);
     while (!work.isEmpty()) {
@@ -68,7 +79,7 @@ public final class StmtWalk {
       if (!seen.add(e)) {
         continue;
       }
-      if (e instanceof Expr.Load l && l.array().name().equals(array)) {
+      if (e instanceof Expr.Load l) {
         out.add(l);
       }
       work.addAll(e.operands());

@@ -121,8 +121,13 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
     if (keptPoints < 0) {
       throw new IllegalArgumentException("the number of kept points is negative: " + keptPoints);
     }
-    int grid = (int) Math.max(1, Math.min(keptPoints, limits.maxGridX()));
-    return new LaunchConfig(grid, 1, 1, BLOCK_THREADS, 1, 1);
+    return blockEach(keptPoints, BLOCK_THREADS, limits);
+  }
+
+  /** One 1-D block of {@code threads} a point, at least one block, at most {@code maxGridX}. */
+  private static LaunchConfig blockEach(long points, int threads, Limits limits) {
+    int grid = (int) Math.max(1, Math.min(points, limits.maxGridX()));
+    return new LaunchConfig(grid, 1, 1, threads, 1, 1);
   }
 
   /**
@@ -139,8 +144,7 @@ public record LaunchConfig(int gridX, int gridY, int gridZ, int blockX, int bloc
     if (threads < 32 || threads > 1024 || Integer.bitCount(threads) != 1) {
       throw new IllegalArgumentException("a short-row kernel's threads a row must be 32, 64, ..., 1024: " + threads);
     }
-    int grid = (int) Math.max(1, Math.min(rows, limits.maxGridX()));
-    return new LaunchConfig(grid, 1, 1, threads, 1, 1);
+    return blockEach(rows, threads, limits);
   }
 
   /** Workers a block of a column kernel: along x, neighbouring workers (coalesced reads). */

@@ -76,8 +76,7 @@ public final class DeviceLauncherWriter {
         extents.add(CodeBlock.of("$N", g.extentText()));
       }
       if (info.lanes() > 1) {
-        // a vector kernel: each thread takes info.lanes() neighbouring workers of the one dimension
-        extents.set(0, CodeBlock.of("($N + $LL) / $LL", op.grid().get(0).extentText(), info.lanes() - 1, info.lanes()));
+        extents.set(0, threadsForLanes(op.grid().get(0).extentText(), info));
       }
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
@@ -274,12 +273,18 @@ public final class DeviceLauncherWriter {
       args.add(CodeBlock.of("$N.length()", p.name()));
     }
     args.add(CodeBlock.of("$N", out));
-    // a vector map kernel (info.lanes() elements a thread) gets a quarter of the threads
-    CodeBlock threads = info.lanes() > 1
-        ? CodeBlock.of("($N + $LL) / $LL", n, info.lanes() - 1, info.lanes())
-        : CodeBlock.of("$N", n);
-    m.addStatement("$L.launchMap($N, $L, $L)", kernel(kernels, resourceBase, info.kernel()), stream, threads,
-        CodeBlock.join(args, ", "));
+    m.addStatement("$L.launchMap($N, $L, $L)", kernel(kernels, resourceBase, info.kernel()), stream,
+        threadsForLanes(n, info), CodeBlock.join(args, ", "));
     return m.build();
+  }
+
+  /**
+   * The workers to launch for {@code extent} elements: {@code extent} itself, or for a vector kernel
+   * (each thread takes {@code info.lanes()} neighbouring elements) that many fewer, rounded up.
+   */
+  private static CodeBlock threadsForLanes(String extent, KernelInfo info) {
+    return info.lanes() > 1
+        ? CodeBlock.of("($N + $LL) / $LL", extent, info.lanes() - 1, info.lanes())
+        : CodeBlock.of("$N", extent);
   }
 }

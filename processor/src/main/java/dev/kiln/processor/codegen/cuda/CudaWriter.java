@@ -136,7 +136,7 @@ public final class CudaWriter {
     if (rows.layout() != SharedLoopPlan.Layout.ROWS) {
       return null;
     }
-    RowCache cache = RowKernelWriter.cache(op, rows);
+    RowCache cache = RowCache.plan(op, rows);
     if (cache == null) {
       return null;
     }
@@ -151,10 +151,10 @@ public final class CudaWriter {
 
   /** An int literal, or an int parameter by its Java name; else null. */
   private static String launcherValue(Expr e) {
-    if (e instanceof Expr.Const c && c.type() == dev.kiln.processor.ir.ScalarType.INT) {
+    if (e instanceof Expr.Const c && c.type() == ScalarType.INT) {
       return Long.toString(c.integralValue());
     }
-    if (e instanceof Expr.ScalarRef r && r.type() == dev.kiln.processor.ir.ScalarType.INT) {
+    if (e instanceof Expr.ScalarRef r && r.type() == ScalarType.INT) {
       return r.param().name();
     }
     return null;
@@ -201,12 +201,11 @@ public final class CudaWriter {
    * 4-byte floats or ints (see {@link #mapKernelOf}).
    */
   private static boolean vectorMap(OperatorIr op) {
-    if (op.resultType() != ScalarType.FLOAT && op.resultType() != ScalarType.INT) {
+    if (!VectorKernelWriter.fourBytes(op.resultType())) {
       return false;
     }
     for (Param p : op.params()) {
-      ScalarType t = ((Param.Scalar) p).type();
-      if (t != ScalarType.FLOAT && t != ScalarType.INT) {
+      if (!VectorKernelWriter.fourBytes(((Param.Scalar) p).type())) {
         return false;
       }
     }
@@ -228,16 +227,16 @@ public final class CudaWriter {
     String out = names.fresh("out");
     List<CodeBlock> params = new ArrayList<>();
     List<CodeBlock> args = new ArrayList<>();
-    List<String[]> inputs = new ArrayList<>(); // {name, length, C type}
+    List<String[]> inputs = new ArrayList<>(); // {name, length, vector type}
     params.add(CodeBlock.of("long long $N", n));
     for (Param p : op.params()) {
       String name = CudaNames.identifier(p.name());
       String length = names.fresh(name + "_length");
-      String type = CudaSyntax.typeName(((Param.Scalar) p).type());
-      params.add(CodeBlock.of("const $L* __restrict__ $N", type, name));
+      ScalarType type = ((Param.Scalar) p).type();
+      params.add(CodeBlock.of("const $L* __restrict__ $N", CudaSyntax.typeName(type), name));
       params.add(CodeBlock.of("long long $N", length));
       args.add(CodeBlock.of("$N[$N == 1 ? 0 : $N]", name, length, i));
-      inputs.add(new String[] {name, length, type});
+      inputs.add(new String[] {name, length, VectorKernelWriter.vectorType(type)});
     }
     params.add(CodeBlock.of("$L* __restrict__ $N", CudaSyntax.typeName(op.resultType()), out));
     CodeBlock scalarLoop = CodeBlock.builder()
@@ -262,11 +261,11 @@ public final class CudaWriter {
       aligned.add(CodeBlock.of("($N == 1 || kiln::aligned16($N))", in[1], in[0]));
       String v = names.fresh(in[0] + "_4");
       vectors.add(v);
-      loads.addStatement("const $L4 $N = $N == 1 ? kiln::splat4($N[0]) : kiln::load4($N, $N)", in[2], v, in[1], in[0],
+      loads.addStatement("const $L $N = $N == 1 ? kiln::splat4($N[0]) : kiln::load4($N, $N)", in[2], v, in[1], in[0],
           in[0], g);
     }
     CodeBlock.Builder lanes = CodeBlock.builder();
-    for (String lane : new String[] {"x", "y", "z", "w"}) {
+    for (String lane : VectorKernelWriter.LANE_FIELDS) {
       List<CodeBlock> laneArgs = new ArrayList<>();
       for (String v : vectors) {
         laneArgs.add(CodeBlock.of("$N.$L", v, lane));
@@ -280,7 +279,7 @@ public final class CudaWriter {
         .add(NO_UNROLL)
         .beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", g, g, groups, g)
         .add(loads.build())
-        .addStatement("$L4 $N", CudaSyntax.typeName(op.resultType()), result)
+        .addStatement("$L $N", VectorKernelWriter.vectorType(op.resultType()), result)
         .add(lanes.build())
         .addStatement("kiln::store4($N, $N, $N)", out, g, result)
         .endControlFlow()

@@ -24,7 +24,7 @@ public record KernelInfo(String kernel, Launch launch, List<GridDim> kept, List<
   }
 
   /**
-   * A row kernel's short-row form ({@link RowKernelWriter#SHORT_ROWS}): the kernel to launch, with
+   * A row kernel's short-row form ({@link RowKernelWriter#SHORT_THREADS}): the kernel to launch, with
    * {@code threads} threads a row, when the row, {@code hi - lo} (each a literal or an {@code int}
    * parameter's name), is at most {@code maxLength} long.
    */

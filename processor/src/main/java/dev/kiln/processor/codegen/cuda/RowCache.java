@@ -39,7 +39,7 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
   static final int BYTES = 32 * 1024;
 
   /**
-   * The cache's size in bytes in a row kernel's short-row form ({@link RowKernelWriter#SHORT_ROWS}):
+   * The cache's size in bytes in a row kernel's short-row form ({@link RowKernelWriter#SHORT_THREADS}):
    * small enough that many blocks fit a multiprocessor.
    */
   static final int SHORT_BYTES = 8 * 1024;

@@ -36,16 +36,14 @@ final class RowKernelWriter {
   private RowKernelWriter() {}
 
   /**
-   * A row kernel with a row cache gets a second form for rows of at most {@link #SHORT_ROWS}
-   * elements, {@code <kernel>_short}: an 8 KB cache instead of 32 KB and reduction arrays of 32
-   * slots, launched with {@link #SHORT_THREADS} threads a row, so that a multiprocessor holds many
-   * more rows at once. On an H200, softmax over 2048x2048 ran 0.0240 ms as one form and 0.0201 ms as
-   * the other, over 8192x1024 0.0569 and 0.0401 ms (docs/BENCHMARKS.md); over 8192x8192 the long
-   * form is the faster. The launcher picks by the row's length.
+   * Threads a row in a row kernel's short-row form. A row kernel with a row cache gets a second
+   * form, {@code <kernel>_short}, for rows that fit a {@link RowCache#SHORT_BYTES} cache (2048
+   * floats): that cache instead of 32 KB and reduction arrays of 32 slots, launched with this many
+   * threads a row (whole warps, a power of two of them: block_reduce's fast path), so that a
+   * multiprocessor holds many more rows at once. On an H200, softmax over 2048x2048 ran 0.0240 ms as
+   * one form and 0.0201 ms as the other, over 8192x1024 0.0569 and 0.0401 ms (docs/BENCHMARKS.md);
+   * over 8192x8192 the long form is the faster. The launcher picks by the row's length.
    */
-  static final int SHORT_ROWS = RowCache.SHORT_BYTES / 4;
-
-  /** Threads a row in the short-row form: whole warps, a power of two of them (block_reduce's fast path). */
   static final int SHORT_THREADS = 64;
 
   /** The short-row form's name. */
@@ -61,13 +59,8 @@ final class RowKernelWriter {
     return write(op, plan, names, params, false);
   }
 
-  /** The row cache a row kernel keeps, or null (so also whether it gets a short-row form). */
-  static RowCache cache(OperatorIr op, SharedLoopPlan.Plan plan) {
-    return RowCache.plan(op, plan);
-  }
-
   /**
-   * The kernel, or with {@code shortRows} its short-row form ({@link #SHORT_ROWS}), which must be
+   * The kernel, or with {@code shortRows} its short-row form ({@link #SHORT_THREADS}), which must be
    * launched with blocks of whole warps, a power of two of them.
    */
   static CodeBlock write(OperatorIr op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params,

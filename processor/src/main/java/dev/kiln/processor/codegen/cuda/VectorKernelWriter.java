@@ -9,14 +9,17 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The vector form of a one-dimensional elementwise grid kernel: each thread takes four neighbouring
@@ -41,7 +44,8 @@ final class VectorKernelWriter {
   /** Workers a thread: one 16-byte access of 4-byte elements. */
   static final int LANES = 4;
 
-  private static final String[] LANE_FIELDS = {"x", "y", "z", "w"};
+  /** The fields of {@code float4} and {@code int4}, lane by lane. */
+  static final List<String> LANE_FIELDS = List.of("x", "y", "z", "w");
 
   private VectorKernelWriter() {}
 
@@ -86,8 +90,9 @@ final class VectorKernelWriter {
     if (written.isEmpty()) {
       return new CudaPlan.Refused("it stores nothing");
     }
-    Map<Param.Array, List<Expr.Load>> read = new LinkedHashMap<>();
-    for (Expr.Load load : loads(roots)) {
+    // the arrays in parameter order
+    Map<Param.Array, List<Expr.Load>> read = new TreeMap<>(Comparator.comparingInt(Param.Array::position));
+    for (Expr.Load load : StmtWalk.loads(roots)) {
       String array = load.array().name();
       if (written.contains(load.array())) {
         return new CudaPlan.Refused("it reads '" + array + "', which it writes");
@@ -107,10 +112,7 @@ final class VectorKernelWriter {
       }
       read.computeIfAbsent(load.array(), a -> new ArrayList<>()).add(load);
     }
-    Map<Param.Array, List<Expr.Load>> byPosition = new LinkedHashMap<>();
-    read.keySet().stream().sorted(java.util.Comparator.comparingInt(Param.Array::position))
-        .forEach(a -> byPosition.put(a, read.get(a)));
-    return new Plan(dim, byPosition, List.copyOf(written));
+    return new Plan(dim, read, List.copyOf(written));
   }
 
   /**
@@ -144,7 +146,7 @@ final class VectorKernelWriter {
       vectorBody.addStatement("$L $N", vectorType(a), vectors.get(a));
     }
     for (int lane = 0; lane < LANES; lane++) {
-      String field = LANE_FIELDS[lane];
+      String field = LANE_FIELDS.get(lane);
       CodeBlock index = lane == 0
           ? CodeBlock.of("$LU * $N", LANES, group)
           : CodeBlock.of("$LU * $N + $LU", LANES, group, lane);
@@ -244,10 +246,16 @@ final class VectorKernelWriter {
   }
 
   private static String vectorType(Param.Array a) {
-    return a.elementType() == ScalarType.FLOAT ? "float4" : "int4";
+    return vectorType(a.elementType());
   }
 
-  private static boolean fourBytes(ScalarType t) {
+  /** The 16-byte vector of four {@code t}s ({@link #fourBytes}). */
+  static String vectorType(ScalarType t) {
+    return CudaSyntax.typeName(t) + "4";
+  }
+
+  /** Whether four {@code t}s make one 16-byte access: floats and ints. */
+  static boolean fourBytes(ScalarType t) {
     return t == ScalarType.FLOAT || t == ScalarType.INT;
   }
 
@@ -260,19 +268,4 @@ final class VectorKernelWriter {
     return index == worker || (index instanceof Expr.Cast c && c.operand() == worker);
   }
 
-  private static List<Expr.Load> loads(List<Expr> roots) {
-    List<Expr.Load> out = new ArrayList<>();
-    Set<Expr> seen = new HashSet<>();
-    ArrayDeque<Expr> work = new ArrayDeque<>(roots);
-    while (!work.isEmpty()) {
-      Expr e = work.pop();
-      if (seen.add(e)) {
-        if (e instanceof Expr.Load l) {
-          out.add(l);
-        }
-        work.addAll(e.operands());
-      }
-    }
-    return out;
-  }
 }
