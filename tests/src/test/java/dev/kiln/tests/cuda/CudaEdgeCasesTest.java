@@ -88,8 +88,9 @@ class CudaEdgeCasesTest {
       dev.kiln.tests.ops.IntegerArithmeticKernels.lcg(s, n, da, outs[0]);
       org.junit.jupiter.api.Assertions.assertArrayEquals(lcg, outs[0].download(), "lcg");
       // rows of large ints whose sums wrap: 26 rows of 26, and one row of 5000
-      for (int rows : new int[] {26, 1}) {
-        int cols = n / rows == 26 ? 26 : 5000;
+      for (int[] shape : new int[][] {{26, 26}, {1, 5000}}) {
+        int rows = shape[0];
+        int cols = shape[1];
         int[] x = new int[rows * cols];
         java.util.SplittableRandom random = new java.util.SplittableRandom(rows);
         for (int i = 0; i < x.length; i++) {

@@ -108,17 +108,11 @@ public final class CudaFuzzRun {
       int n = 1003;
       Parameter[] params = op.getParameters();
       Object[] inputs = OperatorRuns.mapInputs(params, n, 10, random);
-      Object expected = Array.newInstance(op.getReturnType(), n);
-      Object[] scalar = new Object[params.length];
-      for (int e = 0; e < n; e++) {
-        for (int i = 0; i < params.length; i++) {
-          scalar[i] = Array.get(inputs[i], Array.getLength(inputs[i]) == 1 ? 0 : e);
-        }
-        try {
-          Array.set(expected, e, op.invoke(null, scalar));
-        } catch (InvocationTargetException x) {
-          return "SKIP\t" + what + "\tthe plain method threw " + x.getCause() + " at element " + e;
-        }
+      Object expected;
+      try {
+        expected = OperatorRuns.mapExpected(op, inputs, n);
+      } catch (InvocationTargetException x) {
+        return "SKIP\t" + what + "\tthe plain method threw " + x.getCause();
       }
       Object out = Array.newInstance(op.getReturnType(), n);
       backend.map(op, inputs, out);

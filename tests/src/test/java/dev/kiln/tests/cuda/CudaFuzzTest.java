@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,25 +146,14 @@ class CudaFuzzTest {
     Path dir = Files.createDirectories(work.resolve("run-" + config.replaceAll("\\W+", "-") + "-" + batch));
     Path results = dir.resolve("results.tsv");
     Path output = dir.resolve("output.txt");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classPath, "-Dkiln.device=cuda"));
+    List<String> jvmArgs = new ArrayList<>(List.of("-Dkiln.device=cuda"));
     if (!settings.isEmpty()) {
-      command.add("-D" + dev.kiln.runtime.cuda.PartialResults.SEGMENT_WORK_PROPERTY + "=16");
+      jvmArgs.add("-D" + dev.kiln.runtime.cuda.PartialResults.SEGMENT_WORK_PROPERTY + "=16");
     }
-    command.add(CudaFuzzRun.class.getName());
-    command.add(corpusFile.toString());
-    command.add(results.toString());
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-    pb.environment().putAll(driver.environment());
-    pb.environment().put("KILN_CUDA_EMULATION_SEED", "11");
-    pb.environment().putAll(settings);
-    Process child = pb.start();
-    boolean finished = child.waitFor(30, TimeUnit.MINUTES);
-    if (!finished) {
-      child.destroyForcibly().waitFor();
-    }
-    String log = Files.readString(output, StandardCharsets.UTF_8);
-    assertTrue(finished, "[" + config + "] the child JVM did not finish in 30 minutes:\n" + log);
+    EmulatedDriver.Child child = driver.runJava(classPath, jvmArgs, CudaFuzzRun.class.getName(),
+        List.of(corpusFile.toString(), results.toString()), "11", settings, output, 30);
+    String log = child.output();
+    assertTrue(child.finished(), "[" + config + "] the child JVM did not finish in 30 minutes:\n" + log);
     assertEquals(0, child.exitValue(), "[" + config + "] the child JVM failed:\n" + log);
     List<String> lines = Files.readAllLines(results, StandardCharsets.UTF_8);
     assertTrue(EmulatedDriver.emulates(lines.get(0)), "the child did not run on the emulated device: " + lines.get(0));

@@ -68,6 +68,33 @@ public final class EmulatedDriver {
   }
 
   /** The environment of a process that uses this driver instead of the machine's. */
+  /** How a child JVM run on the driver ended: whether it finished in time, its exit status, its output. */
+  record Child(boolean finished, int exitValue, String output) {}
+
+  /**
+   * Runs a Java class in a child JVM on this driver: {@code java -cp classPath jvmArgs mainClass
+   * args}, with the driver's {@link #environment}, the emulation's scheduling seed {@code seed} and
+   * the emulation's {@code settings}, its output to {@code output}; killed after {@code minutes}.
+   */
+  Child runJava(String classPath, List<String> jvmArgs, String mainClass, List<String> args, String seed,
+      Map<String, String> settings, Path output, long minutes) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath));
+    command.addAll(jvmArgs);
+    command.add(mainClass);
+    command.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+    pb.environment().putAll(environment());
+    pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
+    pb.environment().putAll(settings);
+    Process child = pb.start();
+    boolean finished = child.waitFor(minutes, java.util.concurrent.TimeUnit.MINUTES);
+    if (!finished) {
+      child.destroyForcibly().waitFor();
+    }
+    return new Child(finished, child.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+  }
+
   public Map<String, String> environment() {
     Map<String, String> env = new java.util.HashMap<>(Map.of(
         "LD_LIBRARY_PATH", directory.toString(),
@@ -139,14 +166,6 @@ public final class EmulatedDriver {
       Files.createDirectories(target.getParent());
       Files.writeString(target, resource(h));
     }
-    Map<String, byte[]> ptx = new TreeMap<>();
-    Map<String, String> cu = new TreeMap<>();
-    modules.forEach((base, m) -> {
-      cu.put(base, m.cu());
-      if (m.ptx() != null) {
-        ptx.put(base, m.ptx());
-      }
-    });
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
     try {
       List<Future<?>> jobs = new ArrayList<>();
@@ -163,13 +182,14 @@ public final class EmulatedDriver {
       jobs.add(pool.submit(() -> compile(directory, List.of(cc.toString(), "-shared", "-fPIC", "-O1",
           "-Wl,-soname,libnvrtc.so.12", "-Wl,--version-script=" + directory.resolve("libnvrtc.map"),
           "-o", directory.resolve("libnvrtc.so.12").toString(), directory.resolve("libnvrtc_emulation.c").toString()))));
-      for (String base : cu.keySet()) {
-        String name = base.replace('/', '_');
+      for (Map.Entry<String, Module> module : modules.entrySet()) {
+        String name = module.getKey().replace('/', '_');
+        String cu = module.getValue().cu();
         Path source = directory.resolve(name + ".cpp");
-        Files.writeString(source, "#include \"" + name + ".cu.h\"\n" + glue(cu.get(base)));
-        Files.writeString(directory.resolve(name + ".cu.h"), cu.get(base));
-        Path library = modulesDir.resolve(String.format("%016x.so", fnv1a(cu.get(base).getBytes(StandardCharsets.UTF_8))));
-        byte[] p = ptx.get(base);
+        Files.writeString(source, "#include \"" + name + ".cu.h\"\n" + glue(cu));
+        Files.writeString(directory.resolve(name + ".cu.h"), cu);
+        Path library = modulesDir.resolve(String.format("%016x.so", fnv1a(cu.getBytes(StandardCharsets.UTF_8))));
+        byte[] p = module.getValue().ptx();
         jobs.add(pool.submit(() -> {
           compile(directory, List.of(cxx.toString(), "-shared", "-fPIC", "-O1", "-std=c++17", "-w",
               "-U_FORTIFY_SOURCE", "-include", "cuda_emulation.h", "-I", directory.toString(), "-o", library.toString(),
@@ -187,7 +207,9 @@ public final class EmulatedDriver {
     } finally {
       pool.shutdownNow();
     }
-    return new EmulatedDriver(directory, List.copyOf(ptx.keySet()), dev.kiln.tests.CudaSourcesTest.tool("nvcc"));
+    List<String> withPtx = modules.entrySet().stream().filter(m -> m.getValue().ptx() != null)
+        .map(Map.Entry::getKey).sorted().toList();
+    return new EmulatedDriver(directory, withPtx, dev.kiln.tests.CudaSourcesTest.tool("nvcc"));
   }
 
   /**

@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kiln.tests.CudaSourcesTest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -125,24 +123,14 @@ class EmulatedGpuTest {
     Path run = Files.createDirectories(work.resolve("run-" + what.replaceAll("\\W+", "-")));
     Path results = run.resolve("results.tsv");
     Path output = run.resolve("output.txt");
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"),
-        "-Dkiln.device=cuda", "-Dkiln.cuda.timing=true"));
-    command.addAll(jvmArgs);
-    command.add(EmulatedGpuRun.class.getName());
-    command.add(results.toString());
-    command.addAll(selectors);
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-    pb.environment().putAll(driver.environment());
-    pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
-    pb.environment().putAll(settings);
-    Process child = pb.start();
-    boolean finished = child.waitFor(20, TimeUnit.MINUTES);
-    if (!finished) {
-      child.destroyForcibly().waitFor();
-    }
-    String log = tail(Files.readString(output, StandardCharsets.UTF_8));
+    List<String> childJvmArgs = new ArrayList<>(List.of("-Dkiln.device=cuda", "-Dkiln.cuda.timing=true"));
+    childJvmArgs.addAll(jvmArgs);
+    List<String> childArgs = new ArrayList<>(List.of(results.toString()));
+    childArgs.addAll(selectors);
+    EmulatedDriver.Child child = driver.runJava(System.getProperty("java.class.path"), childJvmArgs,
+        EmulatedGpuRun.class.getName(), childArgs, seed, settings, output, 20);
+    boolean finished = child.finished();
+    String log = tail(child.output());
     List<String> lines = EmulatedGpuRun.read(results);
     System.out.println("[" + what + "] " + lines.stream().filter(l -> l.startsWith("DEVICE") || l.startsWith("LAUNCHES"))
         .map(l -> l.replace('\t', ' ')).toList() + ", " + lines.stream().filter(l -> l.startsWith("PASS")).count() + " passed");

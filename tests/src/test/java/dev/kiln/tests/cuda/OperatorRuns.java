@@ -166,20 +166,31 @@ final class OperatorRuns {
     return inputs;
   }
 
+  /**
+   * The plain method of an elementwise operator over {@code n} elements, an input of length 1
+   * broadcast: what its map launcher must give.
+   *
+   * @throws java.lang.reflect.InvocationTargetException what the plain method threw, for the first
+   *     element where it threw
+   */
+  static Object mapExpected(Method op, Object[] inputs, int n) throws ReflectiveOperationException {
+    Object expected = Array.newInstance(op.getReturnType(), n);
+    Object[] scalar = new Object[inputs.length];
+    for (int e = 0; e < n; e++) {
+      for (int i = 0; i < inputs.length; i++) {
+        scalar[i] = Array.get(inputs[i], Array.getLength(inputs[i]) == 1 ? 0 : e);
+      }
+      Array.set(expected, e, op.invoke(null, scalar));
+    }
+    return expected;
+  }
+
   private static void map(GpuBackend backend, Method op, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 17L + op.getName().hashCode());
     int n = size * 100 + 3;
     Parameter[] params = op.getParameters();
     Object[] inputs = mapInputs(params, n, n, random);
-    Object expected = Array.newInstance(op.getReturnType(), n);
-    Object[] scalar = new Object[params.length];
-    for (int e = 0; e < n; e++) {
-      for (int i = 0; i < params.length; i++) {
-        int len = Array.getLength(inputs[i]);
-        scalar[i] = Array.get(inputs[i], len == 1 ? 0 : e);
-      }
-      Array.set(expected, e, op.invoke(null, scalar));
-    }
+    Object expected = mapExpected(op, inputs, n);
     Object out = Array.newInstance(op.getReturnType(), n);
     backend.map(op, inputs, out);
     HostData.assertClose(op.getName(), expected, out);
