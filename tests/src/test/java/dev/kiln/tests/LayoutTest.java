@@ -40,6 +40,30 @@ class LayoutTest {
     Agreement.assertSame(expected, actual);
   }
 
+  /** Offsets of {@code N / 2}: the forward pass exact, and the derived gradient (a gather at {@code j ± N / 2}) exactly the transposed movement. */
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @CsvSource({"1, 1", "1, 2", "3, 7", "2, 8", "0, 5", "5, 0", "33, 301", "4, 4096"})
+  void rotateHalf(int b, int n) {
+    float[] x = Data.floats(75, b * n);
+    float[] expected = Data.filled(b * n, Float.NaN);
+    Layout.rotateHalf(b, n, x, expected);
+    float[] actual = Data.filled(b * n, Float.NaN);
+    LayoutKernels.rotateHalf(b, n, x, actual);
+    Agreement.assertSame(expected, actual);
+
+    float[] dy = Data.floats(76, b * n);
+    float[] dxExpected = new float[b * n];
+    for (int r = 0; r < b; r++) {
+      for (int i = 0; i < n; i++) {
+        int from = i < n / 2 ? i + n / 2 : i - n / 2;
+        dxExpected[r * n + from] += i < n / 2 ? -dy[r * n + i] : dy[r * n + i];
+      }
+    }
+    float[] dx = Data.filled(b * n, Float.NaN);
+    LayoutKernels.rotateHalfGrad(b, n, x, expected, dy, dx);
+    Agreement.assertSame(dxExpected, dx);
+  }
+
   @ParameterizedTest(name = "M={0}, N={1}")
   @CsvSource({"1, 1", "1, 50", "50, 1", "7, 13", "0, 0", "5, 0", "1000, 100003"})
   void gather(int m, int n) {

@@ -3,6 +3,7 @@ package dev.kiln.processor.autodiff;
 import dev.kiln.processor.ir.Affine;
 import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.DividedSizes;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
@@ -39,6 +40,8 @@ final class Gather {
   private final Map<String, Param.Scalar> sizes;
   private final Set<String> positive = new java.util.HashSet<>();
   private int loopIds;
+  /** The sizes {@code N / c} that the read being gathered uses, read as polynomials. */
+  private DividedSizes divided;
 
   /** One forward variable: its range and, for a loop index, its loop. */
   private record Var(Expr.Var var, Expr lo, Expr hi, long step, Stmt.Loop loop) {}
@@ -94,15 +97,19 @@ final class Gather {
     return PolyExpr.rowMajor(f, coords, shape, sizes);
   }
 
+  /** {@code p}, in the sizes and the divided sizes of the read being gathered, as an int expression. */
   private Expr poly(Poly p) {
-    return PolyExpr.of(f, p, sizes);
+    return divided.expr(f, p);
   }
 
   // ---- one read ----
 
   private Expr sum(Occurrence o, Param.Array temp, Shape shape, List<Expr> coords, Expr flat, List<Stmt> body)
       throws NotDifferentiable {
-    Affine index = AffineAnalysis.affine(o.index());
+    List<Expr> sizeUses = new ArrayList<>(o.guards());
+    sizeUses.add(o.index());
+    divided = DividedSizes.of(f, sizes, sizeUses);
+    Affine index = divided.affine(o.index());
     if (index == null) {
       throw new NotDifferentiable("the index of '" + o.array().name() + "' is not an affine function of the"
           + " worker's variables (it depends on data, or uses / or %), so its gradient cannot be gathered", o.origin());
@@ -116,8 +123,9 @@ final class Gather {
     }
     List<Affine> lhs = new ArrayList<>();
     List<Expr> rhs = new ArrayList<>();
-    List<Affine> axes = AffineAnalysis.delinearize(index, shape);
-    if (insideEachAxis(axes, shape, vars) || insideEachAxis(axes, shape, narrowed(vars, o.guards()))) {
+    Shape dividedShape = divided.shape(shape);
+    List<Affine> axes = AffineAnalysis.delinearize(index, dividedShape);
+    if (insideEachAxis(axes, dividedShape, vars) || insideEachAxis(axes, dividedShape, narrowed(vars, o.guards()))) {
       lhs.addAll(axes);
       rhs.addAll(coords);
     } else {
@@ -242,18 +250,18 @@ final class Gather {
       Poly max = axes.get(d).constantPart();
       for (Map.Entry<String, Poly> t : axes.get(d).coefficients().entrySet()) {
         Var v = vars.get(t.getKey());
-        Affine lo = v == null ? null : AffineAnalysis.affine(v.lo());
-        Affine hi = v == null ? null : AffineAnalysis.affine(v.hi());
+        Affine lo = v == null ? null : divided.affine(v.lo());
+        Affine hi = v == null ? null : divided.affine(v.hi());
         if (lo == null || hi == null || !lo.isConstant() || !hi.isConstant()) {
           return false;
         }
         Poly first = lo.constantPart();
         Poly last = hi.constantPart().subtract(Poly.ONE);
         Poly c = t.getValue();
-        if (c.provablyNonNegative(positive)) {
+        if (c.provablyNonNegative(positive, divided.nonNegative())) {
           min = min.add(c.multiply(first));
           max = max.add(c.multiply(last));
-        } else if (c.negate().provablyNonNegative(positive)) {
+        } else if (c.negate().provablyNonNegative(positive, divided.nonNegative())) {
           min = min.add(c.multiply(last));
           max = max.add(c.multiply(first));
         } else {
@@ -261,7 +269,8 @@ final class Gather {
         }
       }
       Poly room = shape.extents().get(d).subtract(Poly.ONE).subtract(max);
-      if (!min.provablyNonNegative(positive) || !room.provablyNonNegative(positive)) {
+      if (!min.provablyNonNegative(positive, divided.nonNegative())
+          || !room.provablyNonNegative(positive, divided.nonNegative())) {
         return false;
       }
     }
@@ -327,8 +336,8 @@ final class Gather {
     }
   }
 
-  private static boolean sizeOnly(Expr e) {
-    Affine a = AffineAnalysis.affine(e);
+  private boolean sizeOnly(Expr e) {
+    Affine a = divided.affine(e);
     return a != null && a.isConstant();
   }
 

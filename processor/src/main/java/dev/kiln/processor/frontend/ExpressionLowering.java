@@ -229,9 +229,11 @@ final class ExpressionLowering {
       throw new KilnDiagnostic(t, Message.UNSUPPORTED_EXPRESSION, "'" + op.javaSymbol() + "' on a " + type.javaName());
     }
     Expr result = state.f.binary(op, state.f.cast(type, a), state.f.cast(type, b), state.scope);
-    if (type.isIntegral() && (op == BinaryOp.DIV || op == BinaryOp.REM)
+    boolean nonZeroDivisor = b instanceof Expr.Const d && d.integralValue() != 0;
+    if (type.isIntegral() && (op == BinaryOp.DIV || op == BinaryOp.REM) && !nonZeroDivisor
         && !(state.path instanceof Expr.Const c && c.isTrue())) {
-      // integer division traps on zero: evaluate it only where the source would
+      // integer division traps on zero: evaluate it only where the source would (a constant
+      // divisor other than 0 cannot trap, and leaves N / 2 a size the gradient can read)
       result = state.f.select(state.path, result, state.f.integral(type, 0));
     }
     return result;

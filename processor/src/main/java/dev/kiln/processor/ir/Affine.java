@@ -60,6 +60,14 @@ public final class Affine {
     return new Affine(Collections.unmodifiableMap(out), constant.multiply(k));
   }
 
+  /** This form with each size symbol in {@code values} replaced by its polynomial, in every coefficient and the constant. */
+  public Affine substitute(Map<String, Poly> values) {
+    Map<String, Poly> out = new LinkedHashMap<>();
+    coefficients.forEach((v, c) -> out.put(v, c.substitute(values)));
+    out.values().removeIf(Poly::isZero);
+    return new Affine(Collections.unmodifiableMap(out), constant.substitute(values));
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Affine

@@ -12,9 +12,27 @@ public final class AffineAnalysis {
 
   /** The affine form of an integer expression, or null when it is not affine. */
   public static Affine affine(Expr e) {
+    return affine(e, x -> null);
+  }
+
+  /**
+   * The affine form of an integer expression where {@code opaque} may name a size the plain rules
+   * do not read ({@code N / 2} of a {@code @Dim}) as a polynomial of symbols of its own: it is asked
+   * for every integral subexpression that is not otherwise affine, and answers null to refuse.
+   */
+  public static Affine affine(Expr e, java.util.function.Function<Expr, Poly> opaque) {
     if (!e.type().isIntegral()) {
       return null;
     }
+    Affine plain = plainAffine(e, opaque);
+    if (plain != null) {
+      return plain;
+    }
+    Poly size = opaque.apply(e);
+    return size == null ? null : Affine.constant(size);
+  }
+
+  private static Affine plainAffine(Expr e, java.util.function.Function<Expr, Poly> opaque) {
     if (e instanceof Expr.Const c) {
       return Affine.constant(Poly.constant(c.integralValue()));
     }
@@ -27,18 +45,18 @@ public final class AffineAnalysis {
           : null;
     }
     if (e instanceof Expr.Cast c) {
-      return c.operand().type().isIntegral() ? affine(c.operand()) : null;
+      return c.operand().type().isIntegral() ? affine(c.operand(), opaque) : null;
     }
     if (e instanceof Expr.Unary u) {
-      Affine a = u.op() == UnaryOp.NEG ? affine(u.operand()) : null;
+      Affine a = u.op() == UnaryOp.NEG ? affine(u.operand(), opaque) : null;
       return a == null ? null : a.scale(Poly.constant(-1));
     }
     if (e instanceof Expr.Binary b) {
       if (b.op() != BinaryOp.ADD && b.op() != BinaryOp.SUB && b.op() != BinaryOp.MUL) {
         return null;
       }
-      Affine l = affine(b.left());
-      Affine r = l == null ? null : affine(b.right());
+      Affine l = affine(b.left(), opaque);
+      Affine r = l == null ? null : affine(b.right(), opaque);
       if (r == null) {
         return null;
       }

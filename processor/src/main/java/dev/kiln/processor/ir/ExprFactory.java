@@ -318,11 +318,16 @@ public final class ExprFactory {
 
   /** A size polynomial over {@code @Dim}s as an int expression, each {@code @Dim} the scalar {@code dims} names. */
   public Expr poly(Poly p, java.util.function.Function<String, Param.Scalar> dims) {
+    return polyOf(p, s -> scalar(dims.apply(s)));
+  }
+
+  /** A size polynomial as an int expression, each symbol the expression {@code symbols} gives for it. */
+  public Expr polyOf(Poly p, java.util.function.Function<String, Expr> symbols) {
     Expr sum = integral(ScalarType.INT, 0);
     for (java.util.Map.Entry<List<String>, Long> t : p.terms().entrySet()) {
       Expr term = integral(ScalarType.INT, t.getValue());
       for (String s : t.getKey()) {
-        term = binary(BinaryOp.MUL, term, scalar(dims.apply(s)), -1);
+        term = binary(BinaryOp.MUL, term, symbols.apply(s), -1);
       }
       sum = binary(BinaryOp.ADD, sum, term, -1);
     }

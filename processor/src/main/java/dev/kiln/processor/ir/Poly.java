@@ -217,14 +217,24 @@ public final class Poly {
    * in {@code positive} make the answer false.
    */
   public boolean provablyNonNegative(Set<String> positive) {
-    if (!positive.containsAll(symbols())) {
-      return false;
+    return provablyNonNegative(positive, Set.of());
+  }
+
+  /**
+   * The same proof where the symbols in {@code nonNegative} are only known to be at least 0 (such
+   * a symbol is kept as it is instead of shifted by 1).
+   */
+  public boolean provablyNonNegative(Set<String> positive, Set<String> nonNegative) {
+    for (String s : symbols()) {
+      if (!positive.contains(s) && !nonNegative.contains(s)) {
+        return false;
+      }
     }
     Poly shifted = ONE.scale(0);
     for (Map.Entry<List<String>, Long> t : terms.entrySet()) {
       Poly term = constant(t.getValue());
       for (String s : t.getKey()) {
-        term = term.multiply(symbol(s).add(ONE));
+        term = term.multiply(positive.contains(s) ? symbol(s).add(ONE) : symbol(s));
       }
       shifted = shifted.add(term);
     }

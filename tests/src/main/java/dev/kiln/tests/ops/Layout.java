@@ -38,6 +38,32 @@ public final class Layout {
     }
   }
 
+  /**
+   * Rotary embeddings' {@code rotate_half}: each row's second half, negated, then its first half,
+   * at offsets of {@code N / 2} (an odd {@code N} leaves the middle element in place of the last).
+   */
+  @Operator
+  public static void rotateHalf(
+      @Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int i = 0; i < N; i++) {
+        out[b * N + i] = i < N / 2 ? -x[b * N + i + N / 2] : x[b * N + i - N / 2];
+      }
+    }
+  }
+
+  /** Each row less its middle element, {@code x[b, N / 2]}, squared: a read every worker of a row shares. */
+  @Operator
+  public static void lessMiddle(
+      @Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int i = 0; i < N; i++) {
+        float d = x[b * N + i] - x[b * N + N / 2];
+        out[b * N + i] = d * d;
+      }
+    }
+  }
+
   /** {@code out[i] = x[idx[i]]}: an int array, a data-dependent read index. */
   @Operator
   public static void gather(
