@@ -94,6 +94,16 @@ final class MergeAttempt {
    *     a dependence worth a merge even when no read of memory remains
    */
   static MergeAttempt of(Group g, CallInstance c, boolean related, ExprFactory f, Map<String, Param.Scalar> dims, Set<String> dimNames, IntSupplier loopIds) {
+    return of(g, c, related, f, dims, dimNames, loopIds, a -> false);
+  }
+
+  /**
+   * @param zeroed whether an array is a temporary that nothing but the kernel's own accumulation
+   *     writes (it starts at zero, so a reduction by rows carried by one worker starts from 0
+   *     instead of loading it)
+   */
+  static MergeAttempt of(Group g, CallInstance c, boolean related, ExprFactory f, Map<String, Param.Scalar> dims,
+      Set<String> dimNames, IntSupplier loopIds, java.util.function.Predicate<Param.Array> zeroed) {
     String id = c.id();
     if (g == null) {
       return no("it is stored by its kernel and read back by a later one");
@@ -102,6 +112,18 @@ final class MergeAttempt {
     Merger.collectLoads(c.body(), reads);
     Set<Param.Array> fromG = new LinkedHashSet<>(reads);
     fromG.retainAll(g.written);
+    if (g.reduces && !fromG.isEmpty()) {
+      Group owned = RowReductions.owned(g, c.extents(), f, dims, loopIds, zeroed);
+      if (owned != null) {
+        MergeAttempt again = of(owned, c, related, f, dims, dimNames, loopIds, zeroed);
+        if (again.merged()) {
+          again.replacement = again.replacement == null ? owned : again.replacement;
+          again.reasons.replaceAll((t, r) -> r + "; the kernel before reduces by rows, so it runs its trailing grid"
+              + " dimensions as loops and one worker adds up each row's terms in order");
+          return again;
+        }
+      }
+    }
     if (g.reduces) {
       Map<Param.Array, String> why = new HashMap<>();
       for (Param.Array t : fromG) {

@@ -93,6 +93,11 @@ public final class Merger {
     }
   }
 
+  /** Whether {@code t} is a temporary (zero when allocated) that only one call writes. */
+  private boolean zeroed(Param.Array t) {
+    return tensors.isTemp(t) && writers.getOrDefault(t, List.of()).size() == 1;
+  }
+
   /** Fuses {@code composite}; kernel names start with {@code kernelPrefix}. */
   public static FusionPlan plan(CompositeIr composite, java.util.function.IntFunction<String> kernelNames) {
     Merger m = new Merger(composite);
@@ -136,7 +141,8 @@ public final class Merger {
     int earlier = earlierProducerGroup(i, inst, inlined);
     if (earlier >= 0) {
       Group g = groups.get(earlier);
-      MergeAttempt attempt = MergeAttempt.of(g, inst, isRelated(g, inlined), f, dims, dimNames, () -> ++loopIds);
+      MergeAttempt attempt = MergeAttempt.of(g, inst, isRelated(g, inlined), f, dims, dimNames, () -> ++loopIds,
+          this::zeroed);
       if (attempt.merged()) {
         merge = attempt;
         at = earlier;
@@ -145,7 +151,18 @@ public final class Merger {
     if (merge == null) {
       Group previous = at < 0 ? null : groups.get(at);
       merge = MergeAttempt.of(previous, inst, previous != null && isRelated(previous, inlined), f, dims, dimNames,
-          () -> ++loopIds);
+          () -> ++loopIds, this::zeroed);
+      if (!merge.merged()) {
+        for (int g = groups.size() - 2; g >= 0 && !dependent(groups.get(g + 1), i, inst, inlined); g--) {
+          MergeAttempt attempt = MergeAttempt.of(groups.get(g), inst, isRelated(groups.get(g), inlined), f, dims,
+              dimNames, () -> ++loopIds, this::zeroed);
+          if (attempt.merged()) {
+            merge = attempt;
+            at = g;
+            break;
+          }
+        }
+      }
     }
     Group last = at < 0 ? null : groups.get(at);
     Group target;
@@ -192,7 +209,6 @@ public final class Merger {
   private int earlierProducerGroup(int i, CallInstance inst, Set<Param.Array> inlined) {
     Set<Param.Array> reads = new LinkedHashSet<>();
     collectLoads(inst.body(), reads);
-    Set<Param.Array> writes = new LinkedHashSet<>(writtenBy(i));
     int producer = -1;
     for (int g = groups.size() - 2; g >= 0 && producer < 0; g--) {
       for (Param.Array t : reads) {
@@ -205,19 +221,30 @@ public final class Merger {
       return -1;
     }
     for (int g = producer + 1; g < groups.size(); g++) {
-      Group between = groups.get(g);
-      Set<Param.Array> read = new LinkedHashSet<>();
-      collectLoads(between.body, read);
-      Set<Param.Array> wrote = new LinkedHashSet<>(between.written);
-      for (int c : between.calls) {
-        wrote.addAll(writtenBy(c));
-      }
-      if (reads.stream().anyMatch(wrote::contains) || writes.stream().anyMatch(t -> read.contains(t) || wrote.contains(t))
-          || isRelated(between, inlined)) {
+      if (dependent(groups.get(g), i, inst, inlined)) {
         return -1;
       }
     }
     return producer;
+  }
+
+  /**
+   * Whether call {@code i} depends on kernel {@code g} or {@code g} on it: {@code g} writes what the
+   * call reads, reads or writes what it writes, or made a value inlined into it. A call may run in
+   * an earlier kernel only ahead of kernels it is independent of.
+   */
+  private boolean dependent(Group g, int i, CallInstance inst, Set<Param.Array> inlined) {
+    Set<Param.Array> reads = new LinkedHashSet<>();
+    collectLoads(inst.body(), reads);
+    Set<Param.Array> writes = new LinkedHashSet<>(writtenBy(i));
+    Set<Param.Array> read = new LinkedHashSet<>();
+    collectLoads(g.body, read);
+    Set<Param.Array> wrote = new LinkedHashSet<>(g.written);
+    for (int c : g.calls) {
+      wrote.addAll(writtenBy(c));
+    }
+    return reads.stream().anyMatch(wrote::contains) || writes.stream().anyMatch(t -> read.contains(t) || wrote.contains(t))
+        || isRelated(g, inlined);
   }
 
   private void recordMaterialisedEdges(int i, CallInstance inst, Set<Param.Array> inlined, MergeAttempt merge, Group target) {

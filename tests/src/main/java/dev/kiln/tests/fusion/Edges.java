@@ -75,6 +75,27 @@ public final class Edges {
     Prims.divRow(B, K, e, s, out);
   }
 
+  /** A @Reduce by rows with a prologue (the square) and an epilogue (rsqrt of each row's sum): one kernel. */
+  @Operator
+  public static void rowInverseNorms(@Dim int B, @Dim int K, @Shape("B, K") float[] x, @Out @Shape("B") float[] out) {
+    float[] sq = new float[B * K];
+    Prims.square(B * K, x, sq);
+    float[] s = new float[B];
+    Prims.rowSumsReduce(B, K, sq, s);
+    Prims.rsqrtMap(B, s, out);
+  }
+
+  /**
+   * A @Reduce (max) by the first two of three dimensions, its result also an output, then each
+   * group shifted by it: one kernel of a worker per group.
+   */
+  @Operator
+  public static void groupShift(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,
+      @Out @Shape("B, H") float[] m, @Out @Shape("B, H, K") float[] out) {
+    Prims.groupMaxReduce(B, H, K, x, m);
+    Prims.subGroup(B, H, K, x, m, out);
+  }
+
   /**
    * An input parameter whose name is the one the nested call's temporary is renamed to
    * ({@code diamond_a}): the two are different arrays.

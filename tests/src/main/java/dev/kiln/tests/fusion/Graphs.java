@@ -116,4 +116,19 @@ public final class Graphs {
     Prims.expMap(B * N, x, e);
     Prims.rowSum(B, N, e, s);
   }
+
+  /**
+   * Two independent chains whose calls alternate between two grids ([N], [M], [N], [M]): the third
+   * call reads nothing any kernel wrote and joins the first kernel, past the kernel of the other
+   * grid, which neither reads nor writes what it touches; the fourth reads {@code v} and joins the
+   * second.
+   */
+  @Operator
+  public static void interleaved(@Dim int N, @Dim int M, @Shape("N") float[] x, @Shape("M") float[] y,
+      @Out @Shape("N") float[] u, @Out @Shape("M") float[] v, @Out @Shape("N") float[] w, @Out @Shape("M") float[] z) {
+    Prims.tanhMap(N, x, u);
+    Prims.sigmoidMap(M, y, v);
+    Prims.expMap(N, x, w);
+    Prims.mulScalar(M, v, 0.5f, z);
+  }
 }

@@ -391,6 +391,32 @@ public final class Prims {
     }
   }
 
+  /** m[b, h] = max(m[b, h], x[b, h, k]) over a 3-D grid: a @Reduce by the first two dimensions. */
+  @Operator
+  public static void groupMaxReduce(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,
+      @Out @Reduce @Shape("B, H") float[] m) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int h = 0; h < H; h++) {
+        for (@Parallel int k = 0; k < K; k++) {
+          m[b * H + h] = Math.max(m[b * H + h], x[(b * H + h) * K + k]);
+        }
+      }
+    }
+  }
+
+  /** out[b, h, k] = x[b, h, k] - m[b, h]: a per-group shift. */
+  @Operator
+  public static void subGroup(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,
+      @Shape("B, H") float[] m, @Out @Shape("B, H, K") float[] out) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int h = 0; h < H; h++) {
+        for (@Parallel int k = 0; k < K; k++) {
+          out[(b * H + h) * K + k] = x[(b * H + h) * K + k] - m[b * H + h];
+        }
+      }
+    }
+  }
+
   /** An inclusive prefix sum: a grid operator with no parallel loop is a single worker. */
   @Operator
   public static void prefixSum(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] out) {

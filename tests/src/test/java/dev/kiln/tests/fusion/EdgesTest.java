@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.kiln.tests.Agreement;
 import dev.kiln.tests.Data;
-import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The composites of {@link Edges}, fused against plain Java. Tolerance: none, for the reason given
- * in {@link CompositesTest}, except {@link #centre} and {@link #rowNormalize}
- * (a @Reduce adds in another order: see each method).
+ * in {@link CompositesTest}, except {@link #centre} (a @Reduce over all workers adds in another
+ * order: see the method).
  */
 class EdgesTest {
   /** Needs elements above 1, where the producer's second store overwrites its first. */
@@ -122,8 +121,8 @@ class EdgesTest {
   }
 
   /**
-   * Row sums by a @Reduce, added in another order: each row is held to {@link
-   * Agreement#sumTolerance} of its exp(x) relative to the row's sum, plus the division's rounding.
+   * Row sums by a @Reduce, fused with the divide into a worker per row that adds each row's terms
+   * in order, as plain Java does: the same bits.
    */
   @ParameterizedTest(name = "B={0}, K={1}")
   @MethodSource("dev.kiln.tests.fusion.Runs#rows")
@@ -135,16 +134,41 @@ class EdgesTest {
     float[] actual = nan(b * k);
     EdgesKernels.rowNormalize(b, k, x, actual);
     assertNoNaN(expected, "out");
-    for (int r = 0; r < b; r++) {
-      float[] e = new float[k];
-      double sum = 0;
-      for (int c = 0; c < k; c++) {
-        e[c] = (float) Math.exp(x[r * k + c]);
-        sum += e[c];
-      }
-      double rel = Agreement.sumTolerance(e) / sum + 2 * Agreement.FLOAT_EPS;
-      Agreement.assertClose(Arrays.copyOfRange(expected, r * k, r * k + k), Arrays.copyOfRange(actual, r * k, r * k + k), rel, 0);
-    }
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "B={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void rowInverseNorms(int b, int k) {
+    float[] x = Data.floats(83, b * k, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(b);
+    Edges.rowInverseNorms(b, k, x, expected);
+    float[] actual = nan(b);
+    EdgesKernels.rowInverseNorms(b, k, x, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  /** The maximum accumulates into the caller's {@code m}: its initial values (here some above the data) take part. */
+  @ParameterizedTest(name = "B={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void groupShift(int b, int k) {
+    int h = 3;
+    float[] x = Data.floats(84, b * h * k, -2f, 2f);
+    float[] m0 = Data.floats(85, b * h, -3f, 2.5f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expectedM = m0.clone();
+    float[] expected = nan(b * h * k);
+    Edges.groupShift(b, h, k, x, expectedM, expected);
+    float[] actualM = m0.clone();
+    float[] actual = nan(b * h * k);
+    EdgesKernels.groupShift(b, h, k, x, actualM, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expectedM, actualM);
+    Agreement.assertSame(expected, actual);
     inputs.assertUnchanged();
   }
 

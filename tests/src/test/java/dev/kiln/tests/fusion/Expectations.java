@@ -57,6 +57,8 @@ final class Expectations {
           "tanhMap#1", "blur3#1"),
       one(Graphs.class, "expRowSum", "one worker per row stores e and sums it in the same pass (like softmax)",
           "expMap#1", "rowSum#1"),
+      new Expected(Graphs.class, "interleaved", List.of(List.of("tanhMap#1", "expMap#1"), List.of("sigmoidMap#1", "mulScalar#1")),
+          Set.of(), "the third call joins the first kernel of its grid, past the independent kernel of the other grid"),
       // Layouts
       one(Layouts.class, "biasScale", "two broadcast reads on the grid [B, N]", "addCols#1", "mulRow#1"),
       one(Layouts.class, "gatedBias", "the cheap gate is recomputed for each row", "sigmoidMap#1", "addCols#1"),
@@ -96,10 +98,12 @@ final class Expectations {
           "tanhMap#1", "wrapIndex#1", "gather#1"),
       new Expected(Edges.class, "centre", List.of(List.of("sumAll#1"), List.of("subMean#1")), Set.of("s"),
           "every element needs the sum over all workers: a grid-wide barrier between two kernels"),
-      // Known limit: a @Reduce kernel takes no epilogue (its result is complete only after every worker ran); the
-      // same computation with a per-row sequential loop (softmax's rowSum) fuses into one kernel.
-      new Expected(Edges.class, "rowNormalize", List.of(List.of("expMap#1", "rowSumsReduce#1"), List.of("expMap#1", "divRow#1")),
-          Set.of("s"), "a @Reduce row sum (exp is its prologue), then the divide recomputes exp in a second kernel"),
+      one(Edges.class, "rowNormalize", "a @Reduce by rows becomes a worker per row adding its terms in order, so the"
+          + " divide joins it as a second row pass (exp recomputed in both)", "expMap#1", "rowSumsReduce#1", "divRow#1"),
+      one(Edges.class, "rowInverseNorms", "the square is the reduction's prologue and rsqrt its epilogue, on the"
+          + " row's total in a register", "square#1", "rowSumsReduce#1", "rsqrtMap#1"),
+      new Expected(Edges.class, "groupShift", List.of(List.of("groupMaxReduce#1", "subGroup#1")), Set.of(),
+          "a max by (b, h) over k is a worker per group; the shift is its second pass over the group"),
       one(Edges.class, "shadowedParam", "an elementwise chain", "tanhMap#1", "sigmoidMap#1", "expMap#1", "add#1", "add#2"),
       // Known limit: the scan's values are stored inside its loop, so the map cannot take them from a register; it
       // stays parallel in a second kernel rather than run on the scan's single worker.

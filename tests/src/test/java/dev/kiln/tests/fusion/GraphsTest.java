@@ -189,4 +189,22 @@ class GraphsTest {
     Agreement.assertSame(sExpected, sActual);
     inputs.assertUnchanged();
   }
+
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#lengths")
+  void interleaved(int n) {
+    int m = n / 2 + 3;
+    float[] x = Data.floats(23, n, -2f, 2f);
+    float[] y = Data.floats(24, m, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x, y);
+    float[][] expected = {nan(n), nan(m), nan(n), nan(m)};
+    Graphs.interleaved(n, m, x, y, expected[0], expected[1], expected[2], expected[3]);
+    float[][] actual = {nan(n), nan(m), nan(n), nan(m)};
+    GraphsKernels.interleaved(n, m, x, y, actual[0], actual[1], actual[2], actual[3]);
+    for (int k = 0; k < 4; k++) {
+      assertNoNaN(expected[k], "output " + k);
+      Agreement.assertSame(expected[k], actual[k]);
+    }
+    inputs.assertUnchanged();
+  }
 }

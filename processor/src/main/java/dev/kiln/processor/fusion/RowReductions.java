@@ -1,0 +1,193 @@
+package dev.kiln.processor.fusion;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.MathFn;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntSupplier;
+
+/**
+ * A {@code @Reduce} kernel whose every accumulation goes to an element that only its leading grid
+ * dimensions choose ({@code s[b] += e} over workers {@code (b, k)}: a reduction by rows), rewritten
+ * so that one worker owns each element: the trailing dimensions become sequential loops (as in
+ * {@link Group#demotedTo}) that carry the element's value, starting from what the array holds and
+ * adding the terms in the order plain Java adds them, and the worker stores the total after the
+ * loops. The kernel no longer reduces across workers, so a later call that reads the totals (an
+ * epilogue, or a per-row pass that divides by them) can join it: a reduction followed by
+ * elementwise work is one kernel.
+ */
+final class RowReductions {
+  private RowReductions() {}
+
+  /**
+   * {@code g} with its reductions by rows carried by one worker each, for a consumer whose grid
+   * extents are {@code consumer}; null when {@code g}'s accumulations are not all reductions by
+   * rows that the consumer's grid begins with.
+   */
+  static Group owned(Group g, List<Poly> consumer, ExprFactory f, Map<String, Param.Scalar> dims, IntSupplier loopIds,
+      java.util.function.Predicate<Param.Array> zeroed) {
+    List<Stmt.Accumulate> sums = new ArrayList<>();
+    for (Stmt s : g.body) {
+      if (s instanceof Stmt.Accumulate a) {
+        sums.add(a);
+      } else if (s instanceof Stmt.Loop l && Group.accumulates(l.body())) {
+        return null; // accumulated inside a sequential loop of the worker: not this shape
+      }
+    }
+    int keep = 0;
+    Set<Param.Array> arrays = new HashSet<>();
+    for (Stmt.Accumulate a : sums) {
+      int k = rowsOf(a, g);
+      if (k < 1 || !arrays.add(a.array()) || reads(g.body, a.array())) {
+        return null;
+      }
+      keep = Math.max(keep, k);
+    }
+    for (Stmt.Accumulate a : sums) {
+      if (rowsOf(a, g) != keep) {
+        return null; // reductions by different numbers of leading dimensions: left as they are
+      }
+    }
+    if (keep >= g.grid.size() || consumer.size() < keep || !consumer.subList(0, keep).equals(g.extents.subList(0, keep))) {
+      return null;
+    }
+    Group demoted = g.demotedTo(keep, f, dims, loopIds);
+    List<Stmt.Loop> nest = new ArrayList<>();
+    List<Stmt> inner = demoted.body;
+    while (inner.size() == 1 && inner.get(0) instanceof Stmt.Loop l && nest.size() < g.grid.size() - keep) {
+      nest.add(l);
+      inner = l.body();
+    }
+    List<Stmt.Accumulate> mapped = new ArrayList<>();
+    for (Stmt s : inner) {
+      if (s instanceof Stmt.Accumulate a) {
+        mapped.add(a);
+      }
+    }
+    List<Stmt> top = new ArrayList<>();
+    List<Stmt> body = carry(nest, 0, inner, sums, mapped, new ArrayList<>(), f, top, zeroed);
+    demoted.body.clear();
+    demoted.body.addAll(body);
+    demoted.body.addAll(top);
+    demoted.reduces = false;
+    return demoted;
+  }
+
+  /**
+   * The number of leading grid dimensions that {@code a}'s element is a row-major index of (its
+   * affine index is a constant plus those variables times their row-major strides, so each worker
+   * of the leading dimensions owns one element), or 0 when it is not such an index.
+   */
+  private static int rowsOf(Stmt.Accumulate a, Group g) {
+    Affine index = AffineAnalysis.affine(a.index());
+    if (index == null) {
+      return 0;
+    }
+    int keep = 0;
+    for (int k = 0; k < g.grid.size(); k++) {
+      if (index.coefficients().containsKey(g.grid.get(k).name())) {
+        keep = k + 1;
+      }
+    }
+    if (index.coefficients().size() != keep) {
+      return 0;
+    }
+    Poly stride = Poly.ONE;
+    for (int k = keep - 1; k >= 0; k--) {
+      if (!index.coefficient(g.grid.get(k).name()).equals(stride)) {
+        return 0;
+      }
+      stride = stride.multiply(g.extents.get(k));
+    }
+    return keep;
+  }
+
+  /**
+   * The statements of loop level {@code level} of {@code nest} and below, each accumulation
+   * replaced by a value carried through every level; the stores of the totals go to {@code top}
+   * once the outermost level is built.
+   *
+   * @param sums the accumulations as the kernel wrote them (their indices use only the grid
+   *     dimensions kept, so the worker loads and stores the element outside the loops)
+   * @param mapped the same accumulations inside the loops (their terms and guards use the loops' variables)
+   * @param outer the carried values of the levels outside, by accumulation
+   */
+  private static List<Stmt> carry(List<Stmt.Loop> nest, int level, List<Stmt> inner, List<Stmt.Accumulate> sums,
+      List<Stmt.Accumulate> mapped, List<Expr.Var> outer, ExprFactory f, List<Stmt> top,
+      java.util.function.Predicate<Param.Array> zeroed) {
+    if (level == nest.size()) {
+      return without(inner);
+    }
+    Stmt.Loop l = nest.get(level);
+    List<Expr.Var> phis = new ArrayList<>();
+    for (Stmt.Accumulate a : sums) {
+      phis.add(f.newVar(a.array().name(), a.array().elementType(), Expr.VarKind.CARRIED));
+    }
+    List<Stmt> body = carry(nest, level + 1, inner, sums, mapped, phis, f, top, zeroed);
+    List<Stmt.Carried> carried = new ArrayList<>(l.carried());
+    List<Expr.Var> results = new ArrayList<>();
+    for (int s = 0; s < sums.size(); s++) {
+      Stmt.Accumulate a = sums.get(s);
+      Expr init = level > 0 ? outer.get(s)
+          : zeroed.test(a.array()) ? f.constant(a.array().elementType(), 0)
+          : f.load(a.array(), a.index(), f.trueValue(), 0);
+      Expr.Var result = f.newVar(a.array().name(), a.array().elementType(), Expr.VarKind.LOOP_RESULT);
+      Expr next = level == nest.size() - 1 ? step(mapped.get(s), phis.get(s), f) : innerResult(body, s, sums.size());
+      carried.add(new Stmt.Carried(phis.get(s), init, next, result));
+      results.add(result);
+    }
+    Stmt.Loop rebuilt = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), carried, body, l.origin());
+    if (level == 0) {
+      for (int s = 0; s < sums.size(); s++) {
+        Stmt.Accumulate a = sums.get(s);
+        top.add(new Stmt.Store(a.array(), a.index(), results.get(s), f.trueValue(), a.origin()));
+      }
+    }
+    return List.of(rebuilt);
+  }
+
+  /** The result of accumulation {@code s} after the loop nested directly in {@code body}. */
+  private static Expr innerResult(List<Stmt> body, int s, int count) {
+    Stmt.Loop inner = (Stmt.Loop) body.get(0);
+    List<Stmt.Carried> c = inner.carried();
+    return c.get(c.size() - count + s).result();
+  }
+
+  /** One term added: the accumulation's operator on the carried value and the term, where its guard holds. */
+  private static Expr step(Stmt.Accumulate a, Expr.Var phi, ExprFactory f) {
+    Expr v = a.value();
+    Expr combined = switch (a.op()) {
+      case SUM -> f.binary(BinaryOp.ADD, phi, v, -1);
+      case PRODUCT -> f.binary(BinaryOp.MUL, phi, v, -1);
+      case MAX -> f.call(MathFn.MAX, phi.type(), List.of(phi, v));
+      case MIN -> f.call(MathFn.MIN, phi.type(), List.of(phi, v));
+    };
+    return a.guard() instanceof Expr.Const c && c.isTrue() ? combined : f.select(a.guard(), combined, phi);
+  }
+
+  private static List<Stmt> without(List<Stmt> stmts) {
+    List<Stmt> out = new ArrayList<>();
+    for (Stmt s : stmts) {
+      if (!(s instanceof Stmt.Accumulate)) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private static boolean reads(List<Stmt> body, Param.Array a) {
+    Set<Param.Array> loaded = new java.util.LinkedHashSet<>();
+    Merger.collectLoads(body, loaded);
+    return loaded.contains(a);
+  }
+}
