@@ -11,6 +11,7 @@ import static dev.kiln.KMath.sqrt;
 import static dev.kiln.KMath.tanh;
 
 import dev.kiln.Dim;
+import dev.kiln.KRandom;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Parallel;
@@ -332,6 +333,40 @@ public final class SimdOps {
   public static void indexAsValue(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = x[i] * i;
+    }
+  }
+
+  /** Dropout: KRandom.uniform at the worker's own index, the seed and stream shared by the lanes. */
+  @Operator
+  public static void drop(@Dim int N, @Shape("N") float[] x, int seed, float p, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = KRandom.uniform(seed, 4, i) < p ? 0f : x[i] / (1f - p);
+    }
+  }
+
+  /** Draws at b*N + i + offset, stream b: consecutive indices in each row, a stream a row. */
+  @Operator
+  public static void drawRows(@Dim int B, @Dim int N, int seed, int offset, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int i = 0; i < N; i++) {
+        y[b * N + i] = KRandom.uniform(seed, b, b * N + i + offset);
+      }
+    }
+  }
+
+  /** Draws at every other index: not consecutive, so no vector form. */
+  @Operator
+  public static void drawStrided(@Dim int N, int seed, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = KRandom.uniform(seed, 0, 2 * i);
+    }
+  }
+
+  /** A normal draw: Box and Muller's log and cos have no vector form yet. */
+  @Operator
+  public static void drawNormal(@Dim int N, int seed, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = KRandom.normal(seed, 0, i);
     }
   }
 

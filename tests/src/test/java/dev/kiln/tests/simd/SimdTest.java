@@ -52,7 +52,8 @@ class SimdTest {
   @Test
   void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
     Map<String, String> expected = new LinkedHashMap<>();
-    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns"}) {
+    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns", "drop",
+        "drawRows"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
@@ -73,6 +74,8 @@ class SimdTest {
     expected.put("withLog", "no, log has no bit-exact vector form");
     expected.put("indexAsValue", "no, a conversion depends on i");
     expected.put("intOutput", "no, y is not a float array");
+    expected.put("drawStrided", "no, an index is not unit-stride in i");
+    expected.put("drawNormal", "no, normal has no bit-exact vector form");
     Map<String, String> listed = new LinkedHashMap<>();
     try (InputStream in = SimdOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/SimdOps.ir.txt")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -97,8 +100,10 @@ class SimdTest {
     assertTrue(methods.containsAll(Set.of("arithmetic", "functions", "selects", "guarded", "rows", "blocks",
         "functionsGrad_k0", "softmax", "softmax$rows$loop0", "weightedSoftmax",
         "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns", "firstMax",
-        "softmaxGrad_k0", "columnFolds", "columnScaled", "columnScaledGrad_k0")), methods.toString());
-    for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum", "overlappingStores"}) {
+        "softmaxGrad_k0", "columnFolds", "columnScaled", "columnScaledGrad_k0", "drop", "drawRows", "dropGrad_k0")),
+        methods.toString());
+    for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum", "overlappingStores",
+        "drawStrided", "drawNormal"}) {
       assertTrue(!methods.contains(refused), refused + " in " + methods);
     }
   }
@@ -143,6 +148,47 @@ class SimdTest {
     SimdOpsKernels.guarded(n, a, got);
     SimdOpsSimdKernels.guarded(0, n, n, a, direct);
     same("guarded", want, got, direct);
+  }
+
+  /**
+   * KRandom.uniform for a vector of consecutive indices (Philox in long lanes, two halves a vector):
+   * the plain Java's floats at every size and lane count, indices that wrap past Integer.MAX_VALUE
+   * and seeds of every sign included; dropout's derived gradient draws the same mask.
+   */
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 3, 15, 16, 17, 31, 33, 64, 100, 1000, 4099})
+  void kernelsThatDrawGiveTheSourcesFloats(int n) {
+    float[] x = data(n, n);
+    for (int seed : new int[] {0, 1, -1, 2026, Integer.MIN_VALUE, 0x7fffffff}) {
+      float[] want = new float[n];
+      float[] got = new float[n];
+      float[] direct = new float[n];
+      SimdOps.drop(n, x, seed, 0.3f, want);
+      SimdOpsKernels.drop(n, x, seed, 0.3f, got);
+      SimdOpsSimdKernels.drop(0, n, n, x, seed, 0.3f, direct);
+      same("drop seed " + seed, want, got, direct);
+
+      float[] dy = Data.floats(n + 7, n, -1f, 1f);
+      float[] dx = new float[n];
+      SimdOpsKernels.dropGrad(n, x, seed, 0.3f, want, dy, dx);
+      for (int i = 0; i < n; i++) {
+        boolean dropped = dev.kiln.KRandom.uniform(seed, 4, i) < 0.3f;
+        float scaled = dy[i] / (1f - 0.3f);
+        assertTrue(dropped ? dx[i] == 0f : Math.abs(dx[i] - scaled) <= Math.ulp(scaled),
+            "dropGrad seed " + seed + " at " + i + ": " + dx[i] + (dropped ? " where dropped" : " for " + scaled));
+      }
+
+      for (int offset : new int[] {0, 5, Integer.MAX_VALUE - 20}) {
+        int b = 3;
+        float[] rowsWant = new float[b * n];
+        float[] rowsGot = new float[b * n];
+        float[] rowsDirect = new float[b * n];
+        SimdOps.drawRows(b, n, seed, offset, rowsWant);
+        SimdOpsKernels.drawRows(b, n, seed, offset, rowsGot);
+        SimdOpsSimdKernels.drawRows(0, b, b, n, seed, offset, rowsDirect);
+        same("drawRows seed " + seed + " offset " + offset, rowsWant, rowsGot, rowsDirect);
+      }
+    }
   }
 
   @ParameterizedTest(name = "B=3, N={0}")

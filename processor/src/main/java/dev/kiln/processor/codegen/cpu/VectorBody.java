@@ -380,6 +380,10 @@ final class VectorBody {
 
   private CodeBlock call(Expr.Call call) {
     MathFn fn = call.fn();
+    if (fn == MathFn.UNIFORM) {
+      return CodeBlock.of("$N", new VectorRandomCode(out, names).uniform(scalar(call.args().get(0)),
+          scalar(call.args().get(1)), scalar(call.args().get(2))));
+    }
     CodeBlock a = vector(call.args().get(0));
     switch (fn) {
       case MAX: return CodeBlock.of("$L.max($L)", a, vector(call.args().get(1)));
