@@ -6,15 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.runtime.ByteTensor;
 import dev.kiln.runtime.Device;
+import dev.kiln.runtime.DoubleTensor;
 import dev.kiln.runtime.FloatTensor;
+import dev.kiln.runtime.IntTensor;
 import dev.kiln.runtime.Kiln;
+import dev.kiln.runtime.LongTensor;
+import dev.kiln.runtime.ShortTensor;
 import dev.kiln.tests.fusion.Composites;
 import dev.kiln.tests.fusion.CompositesKernels;
+import dev.kiln.tests.fusion.Prims;
+import dev.kiln.tests.fusion.PrimsKernels;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.ops.ActivationsKernels;
+import dev.kiln.tests.ops.Layout;
+import dev.kiln.tests.ops.LayoutKernels;
 import dev.kiln.tests.ops.RandomOps;
 import dev.kiln.tests.ops.RandomOpsKernels;
+import dev.kiln.tests.types.LongArrays;
+import dev.kiln.tests.types.LongArraysKernels;
+import dev.kiln.tests.types.NarrowArrays;
+import dev.kiln.tests.types.NarrowArraysKernels;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,6 +117,65 @@ class TensorLaunchersTest {
           () -> ActivationsKernels.gelu(x, (FloatTensor) null));
       assertTrue(e.getMessage().contains("gelu") && e.getMessage().contains("'out'"), e.getMessage());
     }
+  }
+
+  /**
+   * Operators whose arrays are not all floats take tensors of their element types: a gather at
+   * {@code int} indices (the indices stay where they are between two calls), a map over {@code
+   * double}s, a hash over {@code long}s, wrapping {@code byte} and {@code short} arithmetic; each
+   * exactly the plain Java's on either device.
+   */
+  @Test
+  void arraysOfEveryTypeTakeTheirTensors() {
+    boolean cuda = Kiln.device() == Device.CUDA;
+    float[] table = Data.floats(34, 50, -1f, 1f);
+    int[] ids = Data.ints(35, 300, 0, 50);
+    float[] gathered = new float[300];
+    Layout.gather(50, 300, table, ids, gathered);
+    try (FloatTensor x = FloatTensor.of(table); IntTensor idx = IntTensor.of(ids); FloatTensor out = FloatTensor.zeros(300)) {
+      LayoutKernels.gather(50, 300, x, idx, out);
+      assertEquals(cuda, idx.isCurrentOnDevice(), idx.toString());
+      assertTrue(idx.isCurrentOnHost(), "an input stays current where it was: " + idx);
+      Agreement.assertSame(gathered, out.toArray());
+      assertArrayEquals(ids, idx.toArray());
+    }
+
+    double[] values = new double[257];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = Math.scalb(i - 128.5, i % 7 - 3);
+    }
+    double[] squared = new double[values.length];
+    Prims.squareD(values.length, values, squared);
+    try (DoubleTensor x = DoubleTensor.of(values); DoubleTensor y = DoubleTensor.zeros(values.length)) {
+      PrimsKernels.squareD(values.length, x, y);
+      assertEquals(cuda, y.isCurrentOnDevice(), y.toString());
+      assertArrayEquals(squared, y.toArray());
+    }
+
+    long[] longs = {0L, 1L, -1L, Long.MAX_VALUE, Long.MIN_VALUE, 0x1234_5678_9ABC_DEF0L, 42L};
+    long[] mixed = new long[longs.length];
+    LongArrays.mix(longs.length, longs, 2026L, mixed);
+    try (LongTensor x = LongTensor.of(longs); LongTensor y = LongTensor.zeros(longs.length)) {
+      LongArraysKernels.mix(longs.length, x, 2026L, y);
+      assertArrayEquals(mixed, y.toArray());
+      assertEquals(Long.MAX_VALUE, x.get(3));
+    }
+    byte[] a = {0, 1, -1, 127, -128, 64, 3};
+    short[] b = {0, 300, -300, 32767, -32768, 1000, 7};
+    byte[] sums = new byte[a.length];
+    short[] products = new short[a.length];
+    NarrowArrays.wrap(a.length, a, b, sums, products);
+    try (ByteTensor ta = ByteTensor.of(a); ShortTensor tb = ShortTensor.of(b); ByteTensor ts = ByteTensor.zeros(a.length);
+        ShortTensor tp = ShortTensor.zeros(a.length)) {
+      NarrowArraysKernels.wrap(a.length, ta, tb, ts, tp);
+      assertArrayEquals(sums, ts.toArray());
+      assertArrayEquals(products, tp.toArray());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LayoutKernels.gather(50, 300, FloatTensor.of(table), (IntTensor) null, FloatTensor.zeros(300)));
+    assertTrue(e.getMessage().contains("gather") && e.getMessage().contains("'idx'"), e.getMessage());
+    IllegalArgumentException copy = assertThrows(IllegalArgumentException.class, () -> IntTensor.zeros(3).copyFrom(new int[2]));
+    assertTrue(copy.getMessage().contains("IntTensor.copyFrom: 2 values for a tensor of 3"), copy.getMessage());
   }
 
   @Test

@@ -15,28 +15,41 @@ import java.util.List;
 import javax.lang.model.element.Modifier;
 
 /**
- * Writes the device-agnostic overload of a launcher: the operator's parameters with {@code
- * dev.kiln.runtime.FloatTensor} in place of each {@code float[]}, running on {@code Kiln.device()}:
+ * Writes the device-agnostic overload of a launcher: the operator's parameters with a {@code
+ * dev.kiln.runtime.Tensor} in place of each array ({@code FloatTensor} for {@code float[]}, {@code
+ * DoubleTensor}, {@code IntTensor}, {@code LongTensor}, {@code ShortTensor}, {@code ByteTensor}),
+ * running on {@code Kiln.device()}:
  * the CUDA launcher on the device's default stream with the tensors' device arrays, or the CPU
  * launcher with their host arrays. Each tensor is brought up to date on that side first (a copy only
  * when it is stale there); the arrays the operator writes ({@code @Out}, {@code @Reduce}) are then
- * current on that side only. For operators whose arrays are all {@code float}, and for the map
+ * current on that side only. For operators whose arrays all have a tensor class, and for the map
  * launchers of elementwise operators on {@code float}s.
  */
 final class TensorLauncherWriter {
   static final ClassName TENSOR = ClassName.get("dev.kiln.runtime", "FloatTensor");
+  /** The tensor class of each element type that has one. */
+  private static final java.util.Map<ScalarType, ClassName> TENSORS = java.util.Map.of(
+      ScalarType.FLOAT, TENSOR,
+      ScalarType.DOUBLE, ClassName.get("dev.kiln.runtime", "DoubleTensor"),
+      ScalarType.INT, ClassName.get("dev.kiln.runtime", "IntTensor"),
+      ScalarType.LONG, ClassName.get("dev.kiln.runtime", "LongTensor"),
+      ScalarType.SHORT, ClassName.get("dev.kiln.runtime", "ShortTensor"),
+      ScalarType.BYTE, ClassName.get("dev.kiln.runtime", "ByteTensor"));
   private static final ClassName KILN = ClassName.get("dev.kiln.runtime", "Kiln");
   private static final ClassName DEVICE = ClassName.get("dev.kiln.runtime", "Device");
   private static final ClassName CUDA_RUNTIME = ClassName.get("dev.kiln.runtime.cuda", "CudaRuntime");
 
   private TensorLauncherWriter() {}
 
-  /** Whether {@code signature} gets a tensor overload: some array, every array {@code float}. */
+  /**
+   * Whether {@code signature} gets a tensor overload: some array, every array of an element type
+   * with a tensor class (each array type has one).
+   */
   static boolean applies(OperatorIr signature) {
     boolean arrays = false;
     for (Param p : signature.params()) {
       if (p instanceof Param.Array a) {
-        if (a.elementType() != ScalarType.FLOAT) {
+        if (!TENSORS.containsKey(a.elementType())) {
           return false;
         }
         arrays = true;
@@ -110,7 +123,7 @@ final class TensorLauncherWriter {
     CodeBlock.Builder checks = CodeBlock.builder();
     for (Param p : signature.params()) {
       if (p instanceof Param.Array a) {
-        m.addParameter(TENSOR, a.name());
+        m.addParameter(TENSORS.get(a.elementType()), a.name());
         checks.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, signature.name(), a.name(), a.name());
         hostArgs.add(CodeBlock.of("$N.hostArray()", a.name()));
         deviceArgs.add(CodeBlock.of("$N.deviceArray()", a.name()));
