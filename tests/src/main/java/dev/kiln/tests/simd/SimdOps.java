@@ -362,7 +362,7 @@ public final class SimdOps {
     }
   }
 
-  /** A normal draw: Box and Muller's log and cos have no vector form yet. */
+  /** A normal draw: Box and Muller on two words, KRandom's own float logarithm and cosine, per lane. */
   @Operator
   public static void drawNormal(@Dim int N, int seed, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {

@@ -29,7 +29,7 @@ import java.util.Set;
  * affine form has coefficient exactly 1 in {@code v} (neighbouring workers write neighbouring
  * elements); every value that depends on {@code v} is a {@code float} (or a comparison of floats)
  * computed by +, -, *, /, negation, a select, or a function with a bit-exact vector form ({@link
- * #VECTOR_FUNCTIONS}, or {@code KRandom.uniform} with a shared seed and stream at an index with
+ * #VECTOR_FUNCTIONS}, or {@code KRandom.uniform} or {@code normal} with a shared seed and stream at an index with
  * coefficient 1 in {@code v}: {@link VectorRandomCode}); every read that depends on {@code v} is a unit-stride load of a {@code float}
  * array (a guarded read is a masked load: lanes whose guard is false read nothing and get zero,
  * as the scalar read does); {@code v} itself appears only in indices; and no array is both read and
@@ -601,10 +601,10 @@ public final class SimdPlan {
       }
       return first(first(checkValue(s.cond()), s.ifTrue()), s.ifFalse());
     }
-    if (e instanceof Expr.Call c && c.fn() == MathFn.UNIFORM) {
-      // KRandom.uniform at consecutive indices, a lane each (VectorRandomCode); seed and stream shared
+    if (e instanceof Expr.Call c && c.fn().random()) {
+      // KRandom.uniform or normal at consecutive indices, a lane each (VectorRandomCode); seed and stream shared
       if (varying(c.args().get(0)) || varying(c.args().get(1))) {
-        return "KRandom.uniform's seed or stream depends on " + lane.name();
+        return "KRandom." + c.fn().javaName() + "'s seed or stream depends on " + lane.name();
       }
       String why = first(checkScalar(c.args().get(0)), c.args().get(1));
       return why != null ? why : checkIndex(c.args().get(2));

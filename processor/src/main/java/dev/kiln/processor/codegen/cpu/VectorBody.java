@@ -380,9 +380,12 @@ final class VectorBody {
 
   private CodeBlock call(Expr.Call call) {
     MathFn fn = call.fn();
-    if (fn == MathFn.UNIFORM) {
-      return CodeBlock.of("$N", new VectorRandomCode(out, names).uniform(scalar(call.args().get(0)),
-          scalar(call.args().get(1)), scalar(call.args().get(2))));
+    if (fn.random()) {
+      VectorRandomCode random = new VectorRandomCode(out, names);
+      CodeBlock seed = scalar(call.args().get(0));
+      CodeBlock stream = scalar(call.args().get(1));
+      CodeBlock first = scalar(call.args().get(2));
+      return CodeBlock.of("$N", fn == MathFn.UNIFORM ? random.uniform(seed, stream, first) : random.normal(seed, stream, first));
     }
     CodeBlock a = vector(call.args().get(0));
     switch (fn) {

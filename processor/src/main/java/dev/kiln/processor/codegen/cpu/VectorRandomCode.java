@@ -3,19 +3,21 @@ package dev.kiln.processor.codegen.cpu;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
+import static dev.kiln.processor.codegen.cpu.VectorMathCode.INT_VECTOR;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.Names;
 
 /**
- * Writes {@code KRandom.uniform(seed, stream, index)} for the consecutive indices of a vector's
- * lanes as statements in the kernel, bit for bit: Philox4x32-10 of counter {@code (index, stream, 0,
- * 0)} under key {@code (seed, 0)}, its first word's top 24 bits times 2^-24. The 32-bit words are
+ * Writes {@code KRandom.uniform(seed, stream, index)} and {@code KRandom.normal} for the consecutive
+ * indices of a vector's lanes as statements in the kernel, bit for bit: Philox4x32-10 of counter
+ * {@code (index, stream, 0, 0)} under key {@code (seed, 0)} (uniform: its first word's top 24 bits
+ * times 2^-24) or {@code (seed, 1)} (normal: Box and Muller on two words). The 32-bit words are
  * held unsigned in the lanes of {@code LongVector}s (a 32 x 32 multiplication's 64-bit product in
  * one lane, its high word a shift away), so a vector of {@code n} floats is two long vectors of
- * {@code n / 2} lanes, each through the ten rounds; the two halves' floats (below 2^24, exact) are
- * put side by side in one float vector. Written out, not called, for the reason {@link
+ * {@code n / 2} lanes, each through the ten rounds; the two halves' top 24 bits are put side by side
+ * in one int vector of the float vector's shape. Written out, not called, for the reason {@link
  * VectorMathCode} gives (a vector returned by a method C2 did not inline is boxed). Tested against
  * {@code KRandom} through the kernels that draw ({@code RandomOpsTest}, {@code CpuRandomBitsTest}).
  */
@@ -43,16 +45,93 @@ final class VectorRandomCode {
    * {@code stream} and {@code first} are int expressions. Returns the float vector's name.
    */
   String uniform(CodeBlock seed, CodeBlock stream, CodeBlock first) {
+    String[][] words = philox(seed, stream, first, 0);
+    // word 0's top 24 bits as floats (exact), the first half's in lanes [0, n/2), the second's in [n/2, n)
+    String[] halves = new String[2];
+    for (int part = 0; part < 2; part++) {
+      halves[part] = vec("uniformHalf", "($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2F, $N, $L)", FLOAT_VECTOR,
+          words[part][0], VECTOR_OPERATORS, VECTOR_OPERATORS, SPECIES, part == 0 ? 0 : -1);
+    }
+    return vec("uniform", "$N.add($N).mul(0x1.0p-24f)", halves[0], halves[1]);
+  }
+
+  /**
+   * Writes {@code KRandom.normal} for indices {@code first, first + 1, ...}: Box and Muller on the
+   * first two words under key {@code (seed, 1)}, {@code sqrt(-2 logUnit(u1)) cosTurn(k)} with {@code
+   * KRandom}'s own float logarithm and cosine, every step as there (a fused multiply-add where it
+   * calls {@code Math.fma}; {@code Math.sqrt} of a float rounded back to float is the vector's float
+   * square root, both correctly rounded). Returns the float vector's name.
+   */
+  String normal(CodeBlock seed, CodeBlock stream, CodeBlock first) {
+    String[][] words = philox(seed, stream, first, 1);
+    String w0 = top24(words[0][0], words[1][0]);
+    String w1 = top24(words[0][1], words[1][1]);
+    String u1 = vec("u1", "(($T) $N.add(1).convert($T.I2F, 0)).mul(0x1.0p-24f)", FLOAT_VECTOR, w0, VECTOR_OPERATORS);
+    String radius = vec("radius", "$N.mul(-2f).sqrt()", logUnit(u1));
+    return vec("normal", "$N.mul($N)", radius, cosTurn(w1));
+  }
+
+  /** KRandom.logUnit over the lanes (u in (0, 1], a normal float). */
+  private String logUnit(String u) {
+    String bits = ints("bits", "$N.reinterpretAsInts()", u);
+    String e0 = ints("logE", "$N.lanewise($T.LSHR, 23).sub(126)", bits, VECTOR_OPERATORS);
+    String m = vec("logM", "$N.and(0x007F_FFFF).or(0x3F00_0000).reinterpretAsFloats()", bits);
+    String small = names.fresh("logSmall");
+    out.addStatement("final $T $N = $N.lt(0.70710677f)", SimdKernelWriter.FLOAT_MASK, small, m);
+    String e = ints("logE", "$N.sub(1, $N.cast($T.SPECIES_PREFERRED))", e0, small, INT_VECTOR);
+    String x = vec("logX", "$N.sub(1f).blend($N.add($N).sub(1f), $N)", m, m, m, small);
+    String z = vec("logZ", "$N.mul($N)", x, x);
+    String y = vec("logY", "$T.broadcast($N, 7.0376836292E-2f)", FLOAT_VECTOR, SPECIES);
+    for (String c : new String[] {"-1.1514610310E-1f", "1.1676998740E-1f", "-1.2420140846E-1f", "1.4249322787E-1f",
+        "-1.6668057665E-1f", "2.0000714765E-1f", "-2.4999993993E-1f", "3.3333331174E-1f"}) {
+      y = vec("logY", "$N.fma($N, $T.broadcast($N, $L))", y, x, FLOAT_VECTOR, SPECIES, c);
+    }
+    y = vec("logY", "$N.mul($N).mul($N)", y, x, z);
+    String fe = vec("logFe", "($T) $N.convert($T.I2F, 0)", FLOAT_VECTOR, e, VECTOR_OPERATORS);
+    y = vec("logY", "$N.fma($T.broadcast($N, -2.12194440e-4f), $N)", fe, FLOAT_VECTOR, SPECIES, y);
+    y = vec("logY", "$N.fma($T.broadcast($N, -0.5f), $N)", z, FLOAT_VECTOR, SPECIES, y);
+    return vec("log", "$N.fma($T.broadcast($N, 0.693359375f), $N.add($N))", fe, FLOAT_VECTOR, SPECIES, x, y);
+  }
+
+  /** KRandom.cosTurn over the lanes: cos(2 pi k / 2^24) for k in [0, 2^24). */
+  private String cosTurn(String k) {
+    String quarter = ints("quarter", "$N.lanewise($T.LSHR, 22)", k, VECTOR_OPERATORS);
+    String t = vec("turnT", "(($T) $N.and(0x3F_FFFF).convert($T.I2F, 0)).mul(0x1.0p-22f)", FLOAT_VECTOR, k,
+        VECTOR_OPERATORS);
+    String z = vec("turnZ", "$N.mul($N)", t, t);
+    String c = horner("turnC", z, "-2.3848322598496452e-05f", "0.0009177866159006953f", "-0.020862746983766556f",
+        "0.2536693513393402f", "-1.2337005138397217f", "1f");
+    String s = horner("turnS", z, "-3.434721293160692e-06f", "0.0001602623233338818f", "-0.004681664984673262f",
+        "0.07969260960817337f", "-0.6459640860557556f", "1.5707963705062866f");
+    s = vec("turnS", "$N.mul($N)", s, t);
+    String out1 = vec("cos", "$N.blend($N.neg(), $N.eq(1).cast($N))", c, s, quarter, SPECIES);
+    String out2 = vec("cos", "$N.blend($N.neg(), $N.eq(2).cast($N))", out1, c, quarter, SPECIES);
+    return vec("cos", "$N.blend($N, $N.eq(3).cast($N))", out2, s, quarter, SPECIES);
+  }
+
+  /** {@code fma(fma(c0, z, c1), z, c2) ...} as Math.fma does it. */
+  private String horner(String base, String z, String... coefficients) {
+    String p = vec(base, "$T.broadcast($N, $L)", FLOAT_VECTOR, SPECIES, coefficients[0]);
+    for (int i = 1; i < coefficients.length; i++) {
+      p = vec(base, "$N.fma($N, $T.broadcast($N, $L))", p, z, FLOAT_VECTOR, SPECIES, coefficients[i]);
+    }
+    return p;
+  }
+
+  /**
+   * Philox4x32-10 of counters {@code (first + lane, stream, 0, 0)} under key {@code (seed, key1)}, for
+   * the two halves of a float vector: per half, the names of the long vectors holding words 0 and 1.
+   */
+  private String[][] philox(CodeBlock seed, CodeBlock stream, CodeBlock first, int key1) {
     String s = names.fresh("seed");
     String c1 = names.fresh("stream");
     String at = names.fresh("first");
     String longs = names.fresh("longSpecies");
     out.addStatement("final int $N = $L", s, seed);
-    out.addStatement("final $T $N = $T.broadcast($T.SPECIES_PREFERRED, ($L) & $LL)", LONG_VECTOR, c1, LONG_VECTOR,
-        LONG_VECTOR, stream, MASK);
     out.addStatement("final int $N = $L", at, first);
     out.addStatement("final var $N = $T.SPECIES_PREFERRED", longs, LONG_VECTOR);
-    String[] halves = new String[2];
+    out.addStatement("final $T $N = $T.broadcast($N, ($L) & $LL)", LONG_VECTOR, c1, LONG_VECTOR, longs, stream, MASK);
+    String[][] words = new String[2][];
     for (int part = 0; part < 2; part++) {
       String c0 = names.fresh("c0");
       out.addStatement("$T $N = $T.broadcast($N, (long) ($N + $L * $N.length())).addIndex(1).and($LL)", LONG_VECTOR, c0,
@@ -61,9 +140,9 @@ final class VectorRandomCode {
       String c2 = null;
       String c3 = null;
       for (int r = 0; r < ROUNDS; r++) {
-        // the round keys: seed + r W0 and r W1, wrapping as ints, read unsigned
+        // the round keys: seed + r W0 and key1 + r W1, wrapping as ints, read unsigned
         CodeBlock k0 = CodeBlock.of("(($N + $L) & $LL)", s, r * W0, MASK);
-        long k1 = (r * W1) & MASK;
+        long k1 = (key1 + r * W1) & MASK;
         String p0 = names.fresh("p0");
         out.addStatement("final $T $N = $N.mul($LL)", LONG_VECTOR, p0, c0, M0);
         String n0 = names.fresh("c0");
@@ -91,14 +170,42 @@ final class VectorRandomCode {
         c2 = n2;
         c3 = n3;
       }
-      // word 0's top 24 bits as floats, in lanes [0, n/2) of the float vector or in [n/2, n)
-      String half = names.fresh("uniformHalf");
-      out.addStatement("final $T $N = ($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2F, $N, $L)", FLOAT_VECTOR, half,
-          FLOAT_VECTOR, c0, VECTOR_OPERATORS, VECTOR_OPERATORS, SPECIES, part == 0 ? 0 : -1);
-      halves[part] = half;
+      words[part] = new String[] {c0, c1v};
     }
-    String u = names.fresh("uniform");
-    out.addStatement("final $T $N = $N.add($N).mul(0x1.0p-24f)", FLOAT_VECTOR, u, halves[0], halves[1]);
-    return u;
+    return words;
+  }
+
+  /**
+   * The top 24 bits of a word (its two halves' long vectors) as one int vector of the float
+   * vector's shape: the first half's lanes in [0, n/2), the second's in [n/2, n).
+   */
+  private String top24(String lo, String hi) {
+    String ints = names.fresh("top24");
+    // IntVector's preferred species has the float species' shape (both preferred), and is a constant
+    out.addStatement("final $T $N = (($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, 0))"
+        + ".add(($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, -1))", INT_VECTOR, ints,
+        INT_VECTOR, lo, VECTOR_OPERATORS, VECTOR_OPERATORS, INT_VECTOR, INT_VECTOR, hi, VECTOR_OPERATORS, VECTOR_OPERATORS,
+        INT_VECTOR);
+    return ints;
+  }
+
+  private String vec(String base, String format, Object... args) {
+    String name = names.fresh(base);
+    out.addStatement("final $T $N = " + format, prepend(FLOAT_VECTOR, name, args));
+    return name;
+  }
+
+  private String ints(String base, String format, Object... args) {
+    String name = names.fresh(base);
+    out.addStatement("final $T $N = " + format, prepend(INT_VECTOR, name, args));
+    return name;
+  }
+
+  private static Object[] prepend(Object type, String name, Object[] args) {
+    Object[] all = new Object[args.length + 2];
+    all[0] = type;
+    all[1] = name;
+    System.arraycopy(args, 0, all, 2, args.length);
+    return all;
   }
 }
