@@ -1,5 +1,6 @@
 package dev.kiln.lib;
 
+import dev.kiln.testing.Agreement;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

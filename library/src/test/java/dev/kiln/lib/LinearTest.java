@@ -1,5 +1,6 @@
 package dev.kiln.lib;
 
+import dev.kiln.testing.Agreement;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -2,6 +2,7 @@ package dev.kiln.lib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.kiln.testing.Agreement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -3,6 +3,7 @@ package dev.kiln.tests;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.DerivedBounds;
 import dev.kiln.tests.ops.DerivedBoundsKernels;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.kiln.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Layout;
 import dev.kiln.tests.ops.LayoutKernels;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,9 +1,10 @@
 package dev.kiln.tests;
 
-import static dev.kiln.tests.Agreement.FLOAT_ABS;
-import static dev.kiln.tests.Agreement.FLOAT_REL;
+import static dev.kiln.testing.Agreement.FLOAT_ABS;
+import static dev.kiln.testing.Agreement.FLOAT_REL;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Lstm;
 import dev.kiln.tests.ops.LstmKernels;
 import org.junit.jupiter.params.ParameterizedTest;

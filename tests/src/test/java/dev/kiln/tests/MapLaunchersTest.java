@@ -2,6 +2,7 @@ package dev.kiln.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Activations;
 import dev.kiln.tests.ops.ActivationsKernels;
 import dev.kiln.tests.ops.Lstm;

@@ -1,8 +1,9 @@
 package dev.kiln.tests;
 
-import static dev.kiln.tests.Agreement.FLOAT_ABS;
-import static dev.kiln.tests.Agreement.FLOAT_REL;
+import static dev.kiln.testing.Agreement.FLOAT_ABS;
+import static dev.kiln.testing.Agreement.FLOAT_REL;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Normalization;
 import dev.kiln.tests.ops.NormalizationKernels;
 import org.junit.jupiter.params.ParameterizedTest;

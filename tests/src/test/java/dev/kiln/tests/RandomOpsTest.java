@@ -3,6 +3,7 @@ package dev.kiln.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.KRandom;
 import dev.kiln.runtime.cpu.CpuExecutor;
 import dev.kiln.tests.ops.RandomOps;

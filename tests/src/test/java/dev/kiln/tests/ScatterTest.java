@@ -3,6 +3,7 @@ package dev.kiln.tests;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Scatter;
 import dev.kiln.tests.ops.ScatterKernels;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,11 @@
 package dev.kiln.tests;
 
-import static dev.kiln.tests.Agreement.DOUBLE_ABS;
-import static dev.kiln.tests.Agreement.DOUBLE_REL;
-import static dev.kiln.tests.Agreement.FLOAT_ABS;
-import static dev.kiln.tests.Agreement.FLOAT_REL;
+import static dev.kiln.testing.Agreement.DOUBLE_ABS;
+import static dev.kiln.testing.Agreement.DOUBLE_REL;
+import static dev.kiln.testing.Agreement.FLOAT_ABS;
+import static dev.kiln.testing.Agreement.FLOAT_REL;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.ops.Stencils;
 import dev.kiln.tests.ops.StencilsKernels;
 import org.junit.jupiter.params.ParameterizedTest;

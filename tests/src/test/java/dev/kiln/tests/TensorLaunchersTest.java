@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.testing.Agreement;
 import dev.kiln.runtime.ByteTensor;
 import dev.kiln.runtime.Device;
 import dev.kiln.runtime.DoubleTensor;

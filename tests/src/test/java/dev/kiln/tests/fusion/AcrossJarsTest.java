@@ -1,6 +1,6 @@
 package dev.kiln.tests.fusion;
 
-import dev.kiln.tests.Agreement;
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.Data;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

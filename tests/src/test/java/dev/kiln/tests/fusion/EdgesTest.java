@@ -4,7 +4,7 @@ import static dev.kiln.tests.fusion.Runs.assertNoNaN;
 import static dev.kiln.tests.fusion.Runs.nan;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-import dev.kiln.tests.Agreement;
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.Data;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

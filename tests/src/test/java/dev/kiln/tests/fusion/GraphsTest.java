@@ -3,7 +3,7 @@ package dev.kiln.tests.fusion;
 import static dev.kiln.tests.fusion.Runs.assertNoNaN;
 import static dev.kiln.tests.fusion.Runs.nan;
 
-import dev.kiln.tests.Agreement;
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.Data;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -2,7 +2,7 @@ package dev.kiln.tests.fusion;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kiln.tests.Agreement;
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.Data;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kiln.tests.Agreement;
+import dev.kiln.testing.Agreement;
 import dev.kiln.tests.gradients.HandGradients;
 import dev.kiln.tests.gradients.HandGradientsKernels;
 import java.io.IOException;

@@ -1,10 +1,11 @@
-package dev.kiln.tests;
+package dev.kiln.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Compares what a generated kernel computed with what the operator's plain-Java source computed.
+ * Compares what a generated kernel computed with what the operator's plain-Java source computed:
+ * shared by the test suites of the tests and library modules (each had its own copy before).
  *
  * <p>Two values agree when both are NaN, when they are equal (so {@code 0 == -0} and equal
  * infinities agree), or when both are finite and {@code |expected - actual| <= absTol + relTol *
@@ -135,7 +136,7 @@ public final class Agreement {
     return 4 * Math.sqrt(Math.max(1, x.length)) * FLOAT_EPS * magnitude;
   }
 
-  static boolean agree(double expected, double actual, double relTol, double absTol) {
+  public static boolean agree(double expected, double actual, double relTol, double absTol) {
     if (Double.isNaN(expected) || Double.isNaN(actual)) {
       return Double.isNaN(expected) && Double.isNaN(actual);
     }
