@@ -99,4 +99,15 @@ public final class ExampleOps {
       next[i] = w[i] - lr * g[i];
     }
   }
+
+  /** Row {@code ids[i]} of a {@code [V, D]} table for each {@code i}: an embedding lookup at ids that are data. */
+  @Operator
+  public static void lookup(@Dim int N, @Dim int V, @Dim int D, @Shape("N") int[] ids, @Shape("V, D") float[] table,
+      @Out @Shape("N, D") float[] rows) {
+    for (@Parallel int i = 0; i < N; i++) {
+      for (@Parallel int d = 0; d < D; d++) {
+        rows[i * D + d] = table[ids[i] * D + d];
+      }
+    }
+  }
 }

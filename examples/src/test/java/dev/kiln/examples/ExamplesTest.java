@@ -29,6 +29,13 @@ class ExamplesTest {
     assertTrue(out.matches("(?s).*loss 0\\.6931 -> 0\\.[0-3][0-9]*; [0-9]+ of 512 samples classified right.*"), out);
   }
 
+  @Test
+  void lookup() throws Exception {
+    String out = run(() -> Lookup.main(new String[0]));
+    assertTrue(out.contains("rows = plain Java, bit for bit (twice)"), out);
+    assertTrue(out.contains("an id outside the table") && out.contains("lookup"), out);
+  }
+
   private interface Main {
     void run() throws Exception;
   }
