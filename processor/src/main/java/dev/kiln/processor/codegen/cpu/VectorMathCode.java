@@ -1,10 +1,8 @@
 package dev.kiln.processor.codegen.cpu;
 
-import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_MASK;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
 
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.MathFn;
@@ -25,15 +23,9 @@ import dev.kiln.processor.ir.MathFn;
  * written out here, at 1.5. Tested against {@code KMath} on every 997th float by the tests
  * module's {@code VectorMathTest}.
  */
-final class VectorMathCode {
-  static final ClassName INT_VECTOR = ClassName.get("jdk.incubator.vector", "IntVector");
-
-  private final CodeBlock.Builder out;
-  private final Names names;
-
+final class VectorMathCode extends VectorStatements {
   VectorMathCode(CodeBlock.Builder out, Names names) {
-    this.out = out;
-    this.names = names;
+    super(out, names);
   }
 
   /** Writes {@code fn} of the vector named {@code x}; returns the result's name. */
@@ -45,41 +37,6 @@ final class VectorMathCode {
       case ERF: return erf(x);
       default: throw new IllegalArgumentException("no vector form written for " + fn);
     }
-  }
-
-  private String vec(String base, String format, Object... args) {
-    String name = names.fresh(base);
-    out.addStatement("final $T $N = " + format, prepend(FLOAT_VECTOR, name, args));
-    return name;
-  }
-
-  private String ints(String base, String format, Object... args) {
-    String name = names.fresh(base);
-    out.addStatement("final $T $N = " + format, prepend(INT_VECTOR, name, args));
-    return name;
-  }
-
-  private String mask(String base, String format, Object... args) {
-    String name = names.fresh(base);
-    out.addStatement("final $T $N = " + format, prepend(FLOAT_MASK, name, args));
-    return name;
-  }
-
-  private static Object[] prepend(Object type, String name, Object[] args) {
-    Object[] all = new Object[args.length + 2];
-    all[0] = type;
-    all[1] = name;
-    System.arraycopy(args, 0, all, 2, args.length);
-    return all;
-  }
-
-  /** Horner's rule, one fused multiply-add a step: {@code fma(fma(c0, v, c1), v, c2) ...}, as {@code Math.fma}. */
-  private String horner(String base, String v, String... coefficients) {
-    String p = vec(base, "$N.fma($Lf, $Lf)", v, coefficients[0], coefficients[1]);
-    for (int i = 2; i < coefficients.length; i++) {
-      p = vec(base, "$N.fma($N, $N.broadcast($Lf))", p, v, v, coefficients[i]);
-    }
-    return p;
   }
 
   /**

@@ -3,10 +3,11 @@ package dev.kiln.processor.codegen.cpu;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.FLOAT_VECTOR;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
 import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.VECTOR_OPERATORS;
-import static dev.kiln.processor.codegen.cpu.VectorMathCode.INT_VECTOR;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.codegen.Names;
 
 /**
@@ -21,8 +22,10 @@ import dev.kiln.processor.codegen.Names;
  * VectorMathCode} gives (a vector returned by a method C2 did not inline is boxed). Tested against
  * {@code KRandom} through the kernels that draw ({@code RandomOpsTest}, {@code CpuRandomBitsTest}).
  */
-final class VectorRandomCode {
+final class VectorRandomCode extends VectorStatements {
   static final ClassName LONG_VECTOR = ClassName.get("jdk.incubator.vector", "LongVector");
+  private static final TypeName LONG_SPECIES =
+      ParameterizedTypeName.get(SimdKernelWriter.VECTOR_SPECIES, TypeName.LONG.box());
 
   /** Philox's multipliers and Weyl key increments, as in {@code KRandom}. */
   private static final long M0 = 0xD2511F53L;
@@ -32,12 +35,8 @@ final class VectorRandomCode {
   private static final int ROUNDS = 10;
   private static final long MASK = 0xFFFF_FFFFL;
 
-  private final CodeBlock.Builder out;
-  private final Names names;
-
   VectorRandomCode(CodeBlock.Builder out, Names names) {
-    this.out = out;
-    this.names = names;
+    super(out, names);
   }
 
   /**
@@ -46,13 +45,8 @@ final class VectorRandomCode {
    */
   String uniform(CodeBlock seed, CodeBlock stream, CodeBlock first) {
     String[][] words = philox(seed, stream, first, 0);
-    // word 0's top 24 bits as floats (exact), the first half's in lanes [0, n/2), the second's in [n/2, n)
-    String[] halves = new String[2];
-    for (int part = 0; part < 2; part++) {
-      halves[part] = vec("uniformHalf", "($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2F, $N, $L)", FLOAT_VECTOR,
-          words[part][0], VECTOR_OPERATORS, VECTOR_OPERATORS, SPECIES, part == 0 ? 0 : -1);
-    }
-    return vec("uniform", "$N.add($N).mul(0x1.0p-24f)", halves[0], halves[1]);
+    String w0 = top24(words[0][0], words[1][0]);
+    return vec("uniform", "(($T) $N.convert($T.I2F, 0)).mul(0x1.0p-24f)", FLOAT_VECTOR, w0, VECTOR_OPERATORS);
   }
 
   /**
@@ -76,16 +70,12 @@ final class VectorRandomCode {
     String bits = ints("bits", "$N.reinterpretAsInts()", u);
     String e0 = ints("logE", "$N.lanewise($T.LSHR, 23).sub(126)", bits, VECTOR_OPERATORS);
     String m = vec("logM", "$N.and(0x007F_FFFF).or(0x3F00_0000).reinterpretAsFloats()", bits);
-    String small = names.fresh("logSmall");
-    out.addStatement("final $T $N = $N.lt(0.70710677f)", SimdKernelWriter.FLOAT_MASK, small, m);
+    String small = mask("logSmall", "$N.lt(0.70710677f)", m);
     String e = ints("logE", "$N.sub(1, $N.cast($T.SPECIES_PREFERRED))", e0, small, INT_VECTOR);
     String x = vec("logX", "$N.sub(1f).blend($N.add($N).sub(1f), $N)", m, m, m, small);
     String z = vec("logZ", "$N.mul($N)", x, x);
-    String y = vec("logY", "$T.broadcast($N, 7.0376836292E-2f)", FLOAT_VECTOR, SPECIES);
-    for (String c : new String[] {"-1.1514610310E-1f", "1.1676998740E-1f", "-1.2420140846E-1f", "1.4249322787E-1f",
-        "-1.6668057665E-1f", "2.0000714765E-1f", "-2.4999993993E-1f", "3.3333331174E-1f"}) {
-      y = vec("logY", "$N.fma($N, $T.broadcast($N, $L))", y, x, FLOAT_VECTOR, SPECIES, c);
-    }
+    String y = horner("logY", x, "7.0376836292E-2", "-1.1514610310E-1", "1.1676998740E-1", "-1.2420140846E-1",
+        "1.4249322787E-1", "-1.6668057665E-1", "2.0000714765E-1", "-2.4999993993E-1", "3.3333331174E-1");
     y = vec("logY", "$N.mul($N).mul($N)", y, x, z);
     String fe = vec("logFe", "($T) $N.convert($T.I2F, 0)", FLOAT_VECTOR, e, VECTOR_OPERATORS);
     y = vec("logY", "$N.fma($T.broadcast($N, -2.12194440e-4f), $N)", fe, FLOAT_VECTOR, SPECIES, y);
@@ -99,23 +89,14 @@ final class VectorRandomCode {
     String t = vec("turnT", "(($T) $N.and(0x3F_FFFF).convert($T.I2F, 0)).mul(0x1.0p-22f)", FLOAT_VECTOR, k,
         VECTOR_OPERATORS);
     String z = vec("turnZ", "$N.mul($N)", t, t);
-    String c = horner("turnC", z, "-2.3848322598496452e-05f", "0.0009177866159006953f", "-0.020862746983766556f",
-        "0.2536693513393402f", "-1.2337005138397217f", "1f");
-    String s = horner("turnS", z, "-3.434721293160692e-06f", "0.0001602623233338818f", "-0.004681664984673262f",
-        "0.07969260960817337f", "-0.6459640860557556f", "1.5707963705062866f");
+    String c = horner("turnC", z, "-2.3848322598496452e-05", "0.0009177866159006953", "-0.020862746983766556",
+        "0.2536693513393402", "-1.2337005138397217", "1");
+    String s = horner("turnS", z, "-3.434721293160692e-06", "0.0001602623233338818", "-0.004681664984673262",
+        "0.07969260960817337", "-0.6459640860557556", "1.5707963705062866");
     s = vec("turnS", "$N.mul($N)", s, t);
     String out1 = vec("cos", "$N.blend($N.neg(), $N.eq(1).cast($N))", c, s, quarter, SPECIES);
     String out2 = vec("cos", "$N.blend($N.neg(), $N.eq(2).cast($N))", out1, c, quarter, SPECIES);
     return vec("cos", "$N.blend($N, $N.eq(3).cast($N))", out2, s, quarter, SPECIES);
-  }
-
-  /** {@code fma(fma(c0, z, c1), z, c2) ...} as Math.fma does it. */
-  private String horner(String base, String z, String... coefficients) {
-    String p = vec(base, "$T.broadcast($N, $L)", FLOAT_VECTOR, SPECIES, coefficients[0]);
-    for (int i = 1; i < coefficients.length; i++) {
-      p = vec(base, "$N.fma($N, $T.broadcast($N, $L))", p, z, FLOAT_VECTOR, SPECIES, coefficients[i]);
-    }
-    return p;
   }
 
   /**
@@ -123,19 +104,14 @@ final class VectorRandomCode {
    * the two halves of a float vector: per half, the names of the long vectors holding words 0 and 1.
    */
   private String[][] philox(CodeBlock seed, CodeBlock stream, CodeBlock first, int key1) {
-    String s = names.fresh("seed");
-    String c1 = names.fresh("stream");
-    String at = names.fresh("first");
-    String longs = names.fresh("longSpecies");
-    out.addStatement("final int $N = $L", s, seed);
-    out.addStatement("final int $N = $L", at, first);
-    out.addStatement("final var $N = $T.SPECIES_PREFERRED", longs, LONG_VECTOR);
-    out.addStatement("final $T $N = $T.broadcast($N, ($L) & $LL)", LONG_VECTOR, c1, LONG_VECTOR, longs, stream, MASK);
+    String s = declare(TypeName.INT, "seed", "$L", seed);
+    String at = declare(TypeName.INT, "first", "$L", first);
+    String species = declare(LONG_SPECIES, "longSpecies", "$T.SPECIES_PREFERRED", LONG_VECTOR);
+    String c1 = longs("stream", "$T.broadcast($N, ($L) & $LL)", LONG_VECTOR, species, stream, MASK);
     String[][] words = new String[2][];
     for (int part = 0; part < 2; part++) {
-      String c0 = names.fresh("c0");
-      out.addStatement("$T $N = $T.broadcast($N, (long) ($N + $L * $N.length())).addIndex(1).and($LL)", LONG_VECTOR, c0,
-          LONG_VECTOR, longs, at, part, longs, MASK);
+      String c0 = longs("c0", "$T.broadcast($N, (long) ($N + $L * $N.length())).addIndex(1).and($LL)", LONG_VECTOR,
+          species, at, part, species, MASK);
       String c1v = c1;
       String c2 = null;
       String c3 = null;
@@ -143,69 +119,46 @@ final class VectorRandomCode {
         // the round keys: seed + r W0 and key1 + r W1, wrapping as ints, read unsigned
         CodeBlock k0 = CodeBlock.of("(($N + $L) & $LL)", s, r * W0, MASK);
         long k1 = (key1 + r * W1) & MASK;
-        String p0 = names.fresh("p0");
-        out.addStatement("final $T $N = $N.mul($LL)", LONG_VECTOR, p0, c0, M0);
-        String n0 = names.fresh("c0");
-        String n1 = names.fresh("c1");
-        String n2 = names.fresh("c2");
-        String n3 = names.fresh("c3");
+        String p0 = longs("p0", "$N.mul($LL)", c0, M0);
+        String n0;
+        String n1;
+        String n2;
         if (c2 == null) {
           // the counter's last two words are 0: the second product is 0
-          out.addStatement("final $T $N = $N.lanewise($T.XOR, $L)", LONG_VECTOR, n0, c1v, VECTOR_OPERATORS, k0);
-          out.addStatement("final $T $N = $T.zero($N)", LONG_VECTOR, n1, LONG_VECTOR, longs);
-          out.addStatement("final $T $N = $N.lanewise($T.LSHR, 32).lanewise($T.XOR, $LL)", LONG_VECTOR, n2, p0,
-              VECTOR_OPERATORS, VECTOR_OPERATORS, k1);
+          n0 = longs("c0", "$N.lanewise($T.XOR, $L)", c1v, VECTOR_OPERATORS, k0);
+          n1 = longs("c1", "$T.zero($N)", LONG_VECTOR, species);
+          n2 = longs("c2", "$N.lanewise($T.LSHR, 32).lanewise($T.XOR, $LL)", p0, VECTOR_OPERATORS, VECTOR_OPERATORS, k1);
         } else {
-          String p1 = names.fresh("p1");
-          out.addStatement("final $T $N = $N.mul($LL)", LONG_VECTOR, p1, c2, M1);
-          out.addStatement("final $T $N = $N.lanewise($T.LSHR, 32).lanewise($T.XOR, $N).lanewise($T.XOR, $L)",
-              LONG_VECTOR, n0, p1, VECTOR_OPERATORS, VECTOR_OPERATORS, c1v, VECTOR_OPERATORS, k0);
-          out.addStatement("final $T $N = $N.and($LL)", LONG_VECTOR, n1, p1, MASK);
-          out.addStatement("final $T $N = $N.lanewise($T.LSHR, 32).lanewise($T.XOR, $N).lanewise($T.XOR, $LL)",
-              LONG_VECTOR, n2, p0, VECTOR_OPERATORS, VECTOR_OPERATORS, c3, VECTOR_OPERATORS, k1);
+          String p1 = longs("p1", "$N.mul($LL)", c2, M1);
+          n0 = longs("c0", "$N.lanewise($T.LSHR, 32).lanewise($T.XOR, $N).lanewise($T.XOR, $L)", p1, VECTOR_OPERATORS,
+              VECTOR_OPERATORS, c1v, VECTOR_OPERATORS, k0);
+          n1 = longs("c1", "$N.and($LL)", p1, MASK);
+          n2 = longs("c2", "$N.lanewise($T.LSHR, 32).lanewise($T.XOR, $N).lanewise($T.XOR, $LL)", p0, VECTOR_OPERATORS,
+              VECTOR_OPERATORS, c3, VECTOR_OPERATORS, k1);
         }
-        out.addStatement("final $T $N = $N.and($LL)", LONG_VECTOR, n3, p0, MASK);
+        c3 = longs("c3", "$N.and($LL)", p0, MASK);
         c0 = n0;
         c1v = n1;
         c2 = n2;
-        c3 = n3;
       }
       words[part] = new String[] {c0, c1v};
     }
     return words;
   }
 
+  private String longs(String base, String format, Object... args) {
+    return declare(LONG_VECTOR, base, format, args);
+  }
+
+
   /**
    * The top 24 bits of a word (its two halves' long vectors) as one int vector of the float
    * vector's shape: the first half's lanes in [0, n/2), the second's in [n/2, n).
    */
   private String top24(String lo, String hi) {
-    String ints = names.fresh("top24");
     // IntVector's preferred species has the float species' shape (both preferred), and is a constant
-    out.addStatement("final $T $N = (($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, 0))"
-        + ".add(($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, -1))", INT_VECTOR, ints,
-        INT_VECTOR, lo, VECTOR_OPERATORS, VECTOR_OPERATORS, INT_VECTOR, INT_VECTOR, hi, VECTOR_OPERATORS, VECTOR_OPERATORS,
-        INT_VECTOR);
-    return ints;
-  }
-
-  private String vec(String base, String format, Object... args) {
-    String name = names.fresh(base);
-    out.addStatement("final $T $N = " + format, prepend(FLOAT_VECTOR, name, args));
-    return name;
-  }
-
-  private String ints(String base, String format, Object... args) {
-    String name = names.fresh(base);
-    out.addStatement("final $T $N = " + format, prepend(INT_VECTOR, name, args));
-    return name;
-  }
-
-  private static Object[] prepend(Object type, String name, Object[] args) {
-    Object[] all = new Object[args.length + 2];
-    all[0] = type;
-    all[1] = name;
-    System.arraycopy(args, 0, all, 2, args.length);
-    return all;
+    return ints("top24", "(($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, 0))"
+        + ".add(($T) $N.lanewise($T.LSHR, 8).convertShape($T.L2I, $T.SPECIES_PREFERRED, -1))", INT_VECTOR, lo,
+        VECTOR_OPERATORS, VECTOR_OPERATORS, INT_VECTOR, INT_VECTOR, hi, VECTOR_OPERATORS, VECTOR_OPERATORS, INT_VECTOR);
   }
 }
