@@ -3,6 +3,9 @@ package dev.kiln.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.reflect.Array;
+import java.util.function.IntToDoubleFunction;
+
 /**
  * Compares what a generated kernel computed with what the operator's plain-Java source computed:
  * shared by the test suites of the tests and library modules (each had its own copy before).
@@ -39,54 +42,32 @@ public final class Agreement {
 
   public static void assertClose(float[] expected, float[] actual, double relTol, double absTol) {
     assertEquals(expected.length, actual.length, "array length");
-    int first = -1;
-    int count = 0;
-    int worst = -1;
-    double worstExcess = 0;
-    for (int i = 0; i < expected.length; i++) {
-      if (!agree(expected[i], actual[i], relTol, absTol)) {
-        count++;
-        if (first < 0) {
-          first = i;
-        }
-        double excess = excess(expected[i], actual[i], relTol, absTol);
-        if (worst < 0 || excess > worstExcess) {
-          worst = i;
-          worstExcess = excess;
-        }
-      }
-    }
-    if (first >= 0) {
-      fail(
-          String.format(
-              "%d of %d elements disagree (relTol %g, absTol %g); first at [%d]: expected %s but"
-                  + " was %s; worst at [%d]: expected %s but was %s",
-              count,
-              expected.length,
-              relTol,
-              absTol,
-              first,
-              expected[first],
-              actual[first],
-              worst,
-              expected[worst],
-              actual[worst]));
-    }
+    assertClose(expected, actual, i -> expected[i], i -> actual[i], relTol, absTol);
   }
 
   public static void assertClose(double[] expected, double[] actual, double relTol, double absTol) {
     assertEquals(expected.length, actual.length, "array length");
+    assertClose(expected, actual, i -> expected[i], i -> actual[i], relTol, absTol);
+  }
+
+  /**
+   * The comparison of two float or double arrays of the same length, element {@code i} read as a
+   * double (exact for floats); the failure shows elements in their own type.
+   */
+  private static void assertClose(Object expected, Object actual, IntToDoubleFunction e, IntToDoubleFunction a,
+      double relTol, double absTol) {
+    int length = Array.getLength(expected);
     int first = -1;
     int count = 0;
     int worst = -1;
     double worstExcess = 0;
-    for (int i = 0; i < expected.length; i++) {
-      if (!agree(expected[i], actual[i], relTol, absTol)) {
+    for (int i = 0; i < length; i++) {
+      if (!agree(e.applyAsDouble(i), a.applyAsDouble(i), relTol, absTol)) {
         count++;
         if (first < 0) {
           first = i;
         }
-        double excess = excess(expected[i], actual[i], relTol, absTol);
+        double excess = excess(e.applyAsDouble(i), a.applyAsDouble(i), relTol, absTol);
         if (worst < 0 || excess > worstExcess) {
           worst = i;
           worstExcess = excess;
@@ -99,15 +80,15 @@ public final class Agreement {
               "%d of %d elements disagree (relTol %g, absTol %g); first at [%d]: expected %s but"
                   + " was %s; worst at [%d]: expected %s but was %s",
               count,
-              expected.length,
+              length,
               relTol,
               absTol,
               first,
-              expected[first],
-              actual[first],
+              Array.get(expected, first),
+              Array.get(actual, first),
               worst,
-              expected[worst],
-              actual[worst]));
+              Array.get(expected, worst),
+              Array.get(actual, worst)));
     }
   }
 
@@ -194,7 +175,6 @@ public final class Agreement {
     }
     return out;
   }
-
 
   /** {@link #assertWithinContraction(float[], float[], float[], int)} in double: u is 2^-53. */
   public static void assertWithinContraction(double[] expected, double[] actual, double[] magnitude, int k) {
