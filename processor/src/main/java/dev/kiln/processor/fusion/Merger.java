@@ -138,7 +138,8 @@ public final class Merger {
     }
     int at = groups.size() - 1;
     MergeAttempt merge = null;
-    int earlier = earlierProducerGroup(i, inst, inlined);
+    Footprint touched = footprint(i, inst);
+    int earlier = earlierProducerGroup(touched, inlined);
     if (earlier >= 0) {
       Group g = groups.get(earlier);
       MergeAttempt attempt = MergeAttempt.of(g, inst, isRelated(g, inlined), f, dims, dimNames, () -> ++loopIds,
@@ -153,7 +154,7 @@ public final class Merger {
       merge = MergeAttempt.of(previous, inst, previous != null && isRelated(previous, inlined), f, dims, dimNames,
           () -> ++loopIds, this::zeroed);
       if (!merge.merged()) {
-        for (int g = groups.size() - 2; g >= 0 && !dependent(groups.get(g + 1), i, inst, inlined); g--) {
+        for (int g = groups.size() - 2; g >= 0 && !dependent(groups.get(g + 1), touched, inlined); g--) {
           MergeAttempt attempt = MergeAttempt.of(groups.get(g), inst, isRelated(groups.get(g), inlined), f, dims,
               dimNames, () -> ++loopIds, this::zeroed);
           if (attempt.merged()) {
@@ -199,19 +200,17 @@ public final class Merger {
   }
 
   /**
-   * The group before the last that wrote a tensor call {@code i} reads, when every group after it
+   * The group before the last that wrote a tensor the call reads, when every group after it
    * is independent of the call (writes nothing it reads, reads and writes nothing it writes, wrote
    * none of the values inlined into it): then
    * the call may run in that group, ahead of them, and read its producer's values in the same
    * kernel. -1 when there is none (the producer is the last group, or something in between
    * depends on the call or it on them).
    */
-  private int earlierProducerGroup(int i, CallInstance inst, Set<Param.Array> inlined) {
-    Set<Param.Array> reads = new LinkedHashSet<>();
-    collectLoads(inst.body(), reads);
+  private int earlierProducerGroup(Footprint call, Set<Param.Array> inlined) {
     int producer = -1;
     for (int g = groups.size() - 2; g >= 0 && producer < 0; g--) {
-      for (Param.Array t : reads) {
+      for (Param.Array t : call.reads()) {
         if (groups.get(g).written.contains(t)) {
           producer = g;
         }
@@ -221,22 +220,31 @@ public final class Merger {
       return -1;
     }
     for (int g = producer + 1; g < groups.size(); g++) {
-      if (dependent(groups.get(g), i, inst, inlined)) {
+      if (dependent(groups.get(g), call, inlined)) {
         return -1;
       }
     }
     return producer;
   }
 
-  /**
-   * Whether call {@code i} depends on kernel {@code g} or {@code g} on it: {@code g} writes what the
-   * call reads, reads or writes what it writes, or made a value inlined into it. A call may run in
-   * an earlier kernel only ahead of kernels it is independent of.
-   */
-  private boolean dependent(Group g, int i, CallInstance inst, Set<Param.Array> inlined) {
+  /** The tensors a call reads and those it writes. */
+  private record Footprint(Set<Param.Array> reads, Set<Param.Array> writes) {}
+
+  private Footprint footprint(int i, CallInstance inst) {
     Set<Param.Array> reads = new LinkedHashSet<>();
     collectLoads(inst.body(), reads);
-    Set<Param.Array> writes = new LinkedHashSet<>(writtenBy(i));
+    return new Footprint(reads, new LinkedHashSet<>(writtenBy(i)));
+  }
+
+  /**
+   * Whether a call (its footprint {@code call}, the values inlined into it {@code inlined}) depends
+   * on kernel {@code g} or {@code g} on it: {@code g} writes what the call reads, reads or writes
+   * what it writes, or made a value inlined into it. A call may run in an earlier kernel only ahead
+   * of kernels it is independent of.
+   */
+  private boolean dependent(Group g, Footprint call, Set<Param.Array> inlined) {
+    Set<Param.Array> reads = call.reads();
+    Set<Param.Array> writes = call.writes();
     Set<Param.Array> read = new LinkedHashSet<>();
     collectLoads(g.body, read);
     Set<Param.Array> wrote = new LinkedHashSet<>(g.written);

@@ -44,18 +44,15 @@ final class RowReductions {
         return null; // accumulated inside a sequential loop of the worker: not this shape
       }
     }
-    int keep = 0;
+    if (sums.isEmpty()) {
+      return null;
+    }
+    // every accumulation by the same leading dimensions (reductions by different numbers are left as they are)
+    int keep = rowsOf(sums.get(0), g);
     Set<Param.Array> arrays = new HashSet<>();
     for (Stmt.Accumulate a : sums) {
-      int k = rowsOf(a, g);
-      if (k < 1 || !arrays.add(a.array()) || reads(g.body, a.array())) {
+      if (keep < 1 || rowsOf(a, g) != keep || !arrays.add(a.array()) || reads(g.body, a.array())) {
         return null;
-      }
-      keep = Math.max(keep, k);
-    }
-    for (Stmt.Accumulate a : sums) {
-      if (rowsOf(a, g) != keep) {
-        return null; // reductions by different numbers of leading dimensions: left as they are
       }
     }
     if (keep >= g.grid.size() || consumer.size() < keep || !consumer.subList(0, keep).equals(g.extents.subList(0, keep))) {
