@@ -17,13 +17,13 @@ import java.util.Set;
  */
 public final class DividedSizes {
   private final Map<String, Long> divisors;
-  private final Map<String, Param.Scalar> dims;
+  private final Map<String, Param.Scalar> sizes;
   private final Map<String, Poly> substitution = new HashMap<>();
   private final Map<String, Expr> symbolValues = new HashMap<>();
 
-  private DividedSizes(Map<String, Long> divisors, Map<String, Param.Scalar> dims) {
+  private DividedSizes(Map<String, Long> divisors, Map<String, Param.Scalar> sizes) {
     this.divisors = divisors;
-    this.dims = dims;
+    this.sizes = sizes;
   }
 
   /**
@@ -32,29 +32,21 @@ public final class DividedSizes {
    * @param sizes the operator's int scalars by name ({@code @Dim}s among them)
    */
   public static DividedSizes of(ExprFactory f, Map<String, Param.Scalar> sizes, List<Expr> roots) {
-    Map<String, Param.Scalar> byName = new LinkedHashMap<>(sizes);
     Map<String, Long> divisors = new LinkedHashMap<>();
     List<String> conflicting = new ArrayList<>();
-    java.util.Set<Expr> seen = new java.util.HashSet<>();
-    java.util.ArrayDeque<Expr> work = new java.util.ArrayDeque<>(roots);
-    while (!work.isEmpty()) {
-      Expr e = work.pop();
-      if (!seen.add(e)) {
-        continue;
-      }
-      Division d = division(e, byName);
+    for (Expr e : StmtWalk.nodes(roots)) {
+      Division d = division(e, sizes);
       if (d != null) {
         Long before = divisors.putIfAbsent(d.dim().name(), d.divisor());
         if (before != null && before != d.divisor()) {
           conflicting.add(d.dim().name());
         }
       }
-      work.addAll(e.operands());
     }
     conflicting.forEach(divisors::remove);
-    DividedSizes out = new DividedSizes(divisors, byName);
+    DividedSizes out = new DividedSizes(divisors, sizes);
     divisors.forEach((name, c) -> {
-      Param.Scalar dim = byName.get(name);
+      Param.Scalar dim = sizes.get(name);
       out.substitution.put(name, Poly.symbol(quotient(name, c)).scale(c).add(Poly.symbol(remainder(name, c))));
       Expr value = f.scalar(dim);
       Expr k = f.integral(ScalarType.INT, c);
@@ -66,11 +58,11 @@ public final class DividedSizes {
 
   private record Division(Param.Scalar dim, long divisor, boolean remainder) {}
 
-  private static Division division(Expr e, Map<String, Param.Scalar> dims) {
+  private static Division division(Expr e, Map<String, Param.Scalar> sizes) {
     if (!(e instanceof Expr.Binary b) || (b.op() != BinaryOp.DIV && b.op() != BinaryOp.REM)) {
       return null;
     }
-    if (!(b.left() instanceof Expr.ScalarRef s) || !s.param().dim() || !dims.containsKey(s.param().name())
+    if (!(b.left() instanceof Expr.ScalarRef s) || !s.param().dim() || !sizes.containsKey(s.param().name())
         || !(b.right() instanceof Expr.Const c) || c.integralValue() < 2 || c.integralValue() > Integer.MAX_VALUE) {
       return null;
     }
@@ -92,7 +84,7 @@ public final class DividedSizes {
   }
 
   private Poly symbolOf(Expr e) {
-    Division d = division(e, dims);
+    Division d = division(e, sizes);
     if (d == null || !Long.valueOf(d.divisor()).equals(divisors.get(d.dim().name()))) {
       return null;
     }
@@ -120,6 +112,6 @@ public final class DividedSizes {
 
   /** {@code p}, a polynomial of {@code @Dim}s and divided symbols, as an int expression. */
   public Expr expr(ExprFactory f, Poly p) {
-    return f.polyOf(p, s -> symbolValues.containsKey(s) ? symbolValues.get(s) : f.scalar(dims.get(s)));
+    return f.polyOf(p, s -> symbolValues.containsKey(s) ? symbolValues.get(s) : f.scalar(sizes.get(s)));
   }
 }

@@ -72,17 +72,25 @@ public final class StmtWalk {
   /** Every load in {@code roots} and their operands, each once. */
   public static List<Expr.Load> loads(Collection<Expr> roots) {
     List<Expr.Load> out = new ArrayList<>();
+    for (Expr e : nodes(roots)) {
+      if (e instanceof Expr.Load l) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  /** Every node of {@code roots} and their operands, each once, in the order a depth-first walk meets them. */
+  public static List<Expr> nodes(Collection<Expr> roots) {
+    List<Expr> out = new ArrayList<>();
     Set<Expr> seen = new HashSet<>();
     ArrayDeque<Expr> work = new ArrayDeque<>(roots);
     while (!work.isEmpty()) {
       Expr e = work.pop();
-      if (!seen.add(e)) {
-        continue;
+      if (seen.add(e)) {
+        out.add(e);
+        work.addAll(e.operands());
       }
-      if (e instanceof Expr.Load l) {
-        out.add(l);
-      }
-      work.addAll(e.operands());
     }
     return out;
   }
