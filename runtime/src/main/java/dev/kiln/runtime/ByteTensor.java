@@ -33,12 +33,6 @@ public final class ByteTensor extends Tensor<byte[], DeviceByteArray> {
     return hostArray()[i];
   }
 
-  /** Replaces the values with a copy of {@code values}, of the same length. */
-  public void copyFrom(byte[] values) {
-    checkCopy(values, values == null ? -1 : values.length);
-    System.arraycopy(values, 0, host, 0, values.length);
-    hostWritten();
-  }
 
   @Override
   DeviceByteArray allocate(CudaDevice gpu, int length) {

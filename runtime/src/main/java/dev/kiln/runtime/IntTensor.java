@@ -33,12 +33,6 @@ public final class IntTensor extends Tensor<int[], DeviceIntArray> {
     return hostArray()[i];
   }
 
-  /** Replaces the values with a copy of {@code values}, of the same length. */
-  public void copyFrom(int[] values) {
-    checkCopy(values, values == null ? -1 : values.length);
-    System.arraycopy(values, 0, host, 0, values.length);
-    hostWritten();
-  }
 
   @Override
   DeviceIntArray allocate(CudaDevice gpu, int length) {

@@ -33,12 +33,6 @@ public final class ShortTensor extends Tensor<short[], DeviceShortArray> {
     return hostArray()[i];
   }
 
-  /** Replaces the values with a copy of {@code values}, of the same length. */
-  public void copyFrom(short[] values) {
-    checkCopy(values, values == null ? -1 : values.length);
-    System.arraycopy(values, 0, host, 0, values.length);
-    hostWritten();
-  }
 
   @Override
   DeviceShortArray allocate(CudaDevice gpu, int length) {

@@ -144,12 +144,15 @@ public abstract sealed class Tensor<A, D extends DeviceArray> implements AutoClo
     return values;
   }
 
-  /** Checks the values given to {@code copyFrom}: as many as the tensor has. */
-  final void checkCopy(Object values, int valuesLength) {
-    if (values == null || valuesLength != length) {
-      throw new IllegalArgumentException(kind() + ".copyFrom: " + (values == null ? "null" : valuesLength + " values")
+  /** Replaces the values with a copy of {@code values}, of the same length. */
+  public final void copyFrom(A values) {
+    int given = values == null ? -1 : java.lang.reflect.Array.getLength(values);
+    if (given != length) {
+      throw new IllegalArgumentException(kind() + ".copyFrom: " + (values == null ? "null" : given + " values")
           + " for a tensor of " + length);
     }
+    System.arraycopy(values, 0, host, 0, length);
+    hostWritten();
   }
 
   @Override
