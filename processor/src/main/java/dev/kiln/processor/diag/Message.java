@@ -79,7 +79,7 @@ public enum Message {
       "@Shape(\"%s\") is malformed: %s; write comma-separated extents made of @Dim names, integer"
           + " literals, +, - and *"),
   UNSUPPORTED_LOCAL_TYPE(
-      "KILN024", "local '%s' has type %s; locals are float, double, int, long or boolean"),
+      "KILN024", "local '%s' has type %s; locals are float, double, int, long, boolean or records of them"),
   SEQUENTIAL_LOOP_FORM(
       "KILN025",
       "loop is not of the supported form: %s; write for (int k = lo; k < hi; k++) (or k += c with"
@@ -175,6 +175,16 @@ public enum Message {
           + " javac, or IntelliJ IDEA with its javac compiler; Eclipse's compiler (ECJ) is not supported"),
   IR_DUMP(Diagnostic.Kind.NOTE, "KILN051", "the IR of %2$s after the %1$s pass (-Akiln.dumpIr):\n%3$s"),
   UNKNOWN_OPTION_VALUE(Diagnostic.Kind.WARNING, "KILN052", "%s; the option is ignored"),
+  RECORD_FORM(
+      "KILN053",
+      "record '%s' cannot be used in an operator: %s. Operators hold records whose components are"
+          + " float, double, int, long or boolean, build them with new, and call their methods, whose"
+          + " bodies (compiled with the operator) Kiln inlines"),
+  OFFSET_FORM("KILN055", "@Offset on '%s': %s; an @Offset parameter is an int that names a @Dim of its operator, @Offset(\"B\")"),
+  RECORD_VALUE(
+      "KILN054",
+      "%s: a record value is held in a local of its record type, passed to or returned from the"
+          + " record's methods, or read through its components"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

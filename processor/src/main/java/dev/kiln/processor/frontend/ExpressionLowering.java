@@ -35,9 +35,11 @@ import java.util.Map;
  */
 final class ExpressionLowering {
   private final LoweringState state;
+  final RecordExpressions records;
 
   ExpressionLowering(LoweringState state) {
     this.state = state;
+    this.records = new RecordExpressions(state, this);
   }
 
   Expr lower(ExpressionTree t) {
@@ -74,13 +76,20 @@ final class ExpressionLowering {
         throw new KilnDiagnostic(
             t, Message.UNSUPPORTED_EXPRESSION, "++ or -- inside an expression (write it as a statement of its own)");
       case CONDITIONAL_EXPRESSION:
+        if (records.typeOf(t) != null) {
+          throw recordAsNumber(t);
+        }
         return conditional((ConditionalExpressionTree) t);
       case ARRAY_ACCESS:
         return arrayRead((ArrayAccessTree) t);
       case METHOD_INVOCATION:
         return call((MethodInvocationTree) t);
-      case NEW_ARRAY:
       case NEW_CLASS:
+        if (records.typeOf(t) != null) {
+          throw recordAsNumber(t);
+        }
+        throw new KilnDiagnostic(t, Message.ALLOCATION_IN_WORKER);
+      case NEW_ARRAY:
         throw new KilnDiagnostic(t, Message.ALLOCATION_IN_WORKER);
       case INSTANCE_OF:
         throw new KilnDiagnostic(t, Message.OBJECT_USE, "instanceof");
@@ -104,9 +113,24 @@ final class ExpressionLowering {
     return null;
   }
 
+  private KilnDiagnostic recordAsNumber(ExpressionTree t) {
+    RecordType type = records.typeOf(t);
+    String hint = type.components().isEmpty() ? "" : " (read a component: " + t + "." + type.components().get(0).name() + "())";
+    return new KilnDiagnostic(t, Message.RECORD_VALUE, "'" + t + "' is a " + type.name() + " where a number is expected" + hint);
+  }
+
   private Expr identifier(IdentifierTree t) {
     String name = t.getName().toString();
+    if (records.typeOf(t) != null) {
+      throw recordAsNumber(t);
+    }
     Local local = state.env.get(name);
+    if (local == null) {
+      Expr field = records.implicitField(name);
+      if (field != null && state.signature.param(name) == null) {
+        return field;
+      }
+    }
     if (local != null) {
       if (local.value() == null) {
         throw new KilnDiagnostic(t, Message.UNSUPPORTED_EXPRESSION, "reading local '" + name + "' before it is assigned");
@@ -125,6 +149,10 @@ final class ExpressionLowering {
   }
 
   private Expr memberSelect(MemberSelectTree t) {
+    Expr field = records.field(t);
+    if (field != null) {
+      return field;
+    }
     if (t.getIdentifier().contentEquals("length")
         && t.getExpression() instanceof IdentifierTree id
         && state.signature.param(id.getName().toString()) instanceof Param.Array) {
@@ -313,6 +341,14 @@ final class ExpressionLowering {
   }
 
   private Expr call(MethodInvocationTree t) {
+    RecordExpressions.Call recordCall = records.resolve(t);
+    if (recordCall != null) {
+      Object value = records.call(recordCall, t);
+      if (value instanceof Expr e) {
+        return e;
+      }
+      throw recordAsNumber(t);
+    }
     Callee callee = state.names.callee(t);
     if (callee instanceof Callee.Unknown u) {
       throw new KilnDiagnostic(t, Message.UNKNOWN_CALL, u.description());

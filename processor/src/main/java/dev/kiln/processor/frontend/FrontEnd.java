@@ -74,7 +74,8 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     return classpath;
   }
 
-  /** The source of an operator element, or null when it has no tree here (compiled elsewhere). */
+  /** The source of an operator (or record method) element, or null when it has no tree here (compiled elsewhere). */
+  @Override
   public OperatorSource source(ExecutableElement element) {
     TreePath path = trees.getPath(element);
     if (path == null || !(path.getLeaf() instanceof MethodTree tree)) {
@@ -119,7 +120,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
 
   private OperatorIr lowerBody(OperatorSource op, Signature signature) {
     f.startOperator();
-    LoweringState state = new LoweringState(f, signature, new NameResolver(elements, op), this);
+    LoweringState state = new LoweringState(f, signature, new NameResolver(elements, op), this, reporter);
     BlockTree body = op.tree().getBody();
     if (body == null) {
       throw new KilnDiagnostic(op.tree(), Message.OPERATOR_NOT_STATIC, op.name());
@@ -142,7 +143,11 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     StatementLowering lowering = new StatementLowering(state, reporter, op, false);
     for (VariableTree v : structure.prologue()) {
       lowering.statement(v);
-      Local declared = state.env.get(v.getName().toString());
+      String name = v.getName().toString();
+      if (state.records.containsKey(name) && !structure.loops().isEmpty()) {
+        state.putRecord(name, state.records.get(name), state.record(name), Message.SHARED_LOCAL.format(v.getName()));
+      }
+      Local declared = state.env.get(name);
       if (declared != null && !structure.loops().isEmpty()) {
         state.env.put(v.getName().toString(), new Local(declared.type(), declared.value(),
             Message.SHARED_LOCAL.format(v.getName())));
@@ -165,6 +170,22 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     }
     return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
         signature.params(), null, null, grid, state.out, state.exprNames);
+  }
+
+  @Override
+  public boolean isExplicit(javax.lang.model.element.Element e) {
+    return elements.getOrigin(e) == javax.lang.model.util.Elements.Origin.EXPLICIT;
+  }
+
+  @Override
+  public boolean hasSource(TypeElement type) {
+    return trees.getPath(type) != null;
+  }
+
+  @Override
+  public MethodTree tree(ExecutableElement method) {
+    OperatorSource source = source(method);
+    return source == null ? null : source.tree();
   }
 
   /** The composite body of an operator of kind COMPOSITE that this front end lowered. */

@@ -37,6 +37,11 @@ final class NameResolver {
     this.op = op;
   }
 
+  /** A resolver for the body of {@code other}, in its own class and compilation unit. */
+  NameResolver in(OperatorSource other) {
+    return new NameResolver(elements, other);
+  }
+
   Callee callee(MethodInvocationTree call) {
     ExpressionTree select = call.getMethodSelect();
     if (select instanceof IdentifierTree id) {
@@ -170,12 +175,15 @@ final class NameResolver {
   }
 
   private TypeElement simpleType(String name) {
-    if (op.owner().getSimpleName().contentEquals(name)) {
-      return op.owner();
-    }
-    for (Element e : op.owner().getEnclosedElements()) {
-      if (e instanceof TypeElement t && t.getSimpleName().contentEquals(name)) {
-        return t;
+    // the class itself, its member types, then those of each enclosing class outwards
+    for (Element scope = op.owner(); scope instanceof TypeElement type; scope = scope.getEnclosingElement()) {
+      if (type.getSimpleName().contentEquals(name)) {
+        return type;
+      }
+      for (Element e : type.getEnclosedElements()) {
+        if (e instanceof TypeElement t && t.getSimpleName().contentEquals(name)) {
+          return t;
+        }
       }
     }
     // Java's order: single-type imports, the same package, on-demand imports, java.lang.

@@ -60,21 +60,47 @@ final class StatementLowering {
   /** Elementwise only: whether a return has been taken, and the value returned. */
   private Expr done;
   private Expr result;
+  /** A record method returning a record: that record, and the value returned, a component each. */
+  private final RecordType resultRecord;
+  private final ScalarType resultType;
+  private List<Expr> recordResult;
 
   StatementLowering(LoweringState state, Reporter reporter, OperatorSource op, boolean elementwise) {
+    this(state, reporter, op, elementwise, null, elementwise ? state.signature.resultType() : null);
+  }
+
+  /** Lowers the body of a record's method (returning {@code resultRecord}, or else a {@code resultType}) to inline it. */
+  StatementLowering(LoweringState state, OperatorSource method, RecordType resultRecord, ScalarType resultType) {
+    this(state, state.reporter, method, true, resultRecord, resultType);
+  }
+
+  private StatementLowering(LoweringState state, Reporter reporter, OperatorSource op, boolean elementwise,
+      RecordType resultRecord, ScalarType resultType) {
     this.state = state;
     this.expressions = new ExpressionLowering(state);
     this.reporter = reporter;
     this.op = op;
     this.elementwise = elementwise;
+    this.resultRecord = resultRecord;
+    this.resultType = resultType;
     if (elementwise) {
       done = state.f.bool(false);
-      result = state.f.constant(state.signature.resultType(), 0);
+      if (resultRecord != null) {
+        recordResult = new ArrayList<>();
+        resultRecord.components().forEach(c -> recordResult.add(state.f.constant(c.type(), 0)));
+      } else {
+        result = state.f.constant(resultType, 0);
+      }
     }
   }
 
   Expr result() {
     return result;
+  }
+
+  /** The components of the record a record method returns. */
+  List<Expr> recordResult() {
+    return recordResult;
   }
 
   /** Lowers a statement; reports (and swallows) a user error in it. */
@@ -103,7 +129,7 @@ final class StatementLowering {
     } finally {
       state.path = base;
     }
-    declared.forEach(state.env::remove);
+    declared.forEach(state::forget);
   }
 
   private void lower(StatementTree t) {
@@ -145,6 +171,11 @@ final class StatementLowering {
     if (init instanceof NewArrayTree) {
       throw new KilnDiagnostic(init, Message.ALLOCATION_IN_WORKER);
     }
+    RecordType record = recordType(typeTree, init);
+    if (record != null) {
+      state.putRecord(name, record, init == null ? null : expressions.records.lower(init, record), null);
+      return;
+    }
     ScalarType type = null;
     if (typeTree instanceof PrimitiveTypeTree p) {
       type = ScalarType.ofJavaName(p.getPrimitiveTypeKind().name().toLowerCase(java.util.Locale.ROOT));
@@ -166,6 +197,20 @@ final class StatementLowering {
       state.name(value, name);
     }
     state.env.put(name, new Local(type, value, null));
+  }
+
+  /** The record type of a local declared with {@code typeTree} (or {@code var} and {@code init}), or null. */
+  private RecordType recordType(Tree typeTree, ExpressionTree init) {
+    if (typeTree == null || typeTree.toString().equals("var")) {
+      return init == null ? null : expressions.records.typeOf(init);
+    }
+    if (typeTree instanceof PrimitiveTypeTree || !(typeTree instanceof ExpressionTree named)) {
+      return null;
+    }
+    javax.lang.model.element.TypeElement type = state.names.type(named);
+    return type != null && type.getKind() == javax.lang.model.element.ElementKind.RECORD
+        ? RecordType.of(type, typeTree, state.inliner)
+        : null;
   }
 
   /** Java's assignment conversion; narrowing only where Java allows it implicitly (constants). */
@@ -229,11 +274,32 @@ final class StatementLowering {
       arrayAssign(a, access);
       return;
     }
+    if (target instanceof IdentifierTree id && state.records.containsKey(id.getName().toString())
+        && !state.env.containsKey(id.getName().toString())) {
+      assignRecord(id, a.getExpression());
+      return;
+    }
     Local local = localTarget(target);
     String name = ((IdentifierTree) target).getName().toString();
     Expr value = convert(a.getExpression(), local.type(), expressions.lower(a.getExpression()));
     state.name(value, name);
     state.env.put(name, local.with(value));
+  }
+
+  /** {@code s = e} for a record local {@code s}: each component takes {@code e}'s. */
+  private void assignRecord(IdentifierTree target, ExpressionTree value) {
+    String name = target.getName().toString();
+    RecordType type = state.records.get(name);
+    for (RecordType.Component c : type.components()) {
+      Local component = state.env.get(LoweringState.componentKey(name, c.name()));
+      if (component.readOnlyReason() != null) {
+        if (component.readOnlyReason().startsWith("[" + Message.SHARED_LOCAL.id() + "]")) {
+          throw new KilnDiagnostic(target, Message.SHARED_LOCAL, name);
+        }
+        throw new KilnDiagnostic(target, Message.RECORD_VALUE, "assigning '" + name + "' (" + component.readOnlyReason() + ")");
+      }
+    }
+    state.putRecord(name, type, expressions.records.lower(value, type), null);
   }
 
   /** {@code target op= operand} (operand null: the given constant), for locals and reductions. */
@@ -402,13 +468,30 @@ final class StatementLowering {
   }
 
   private void returnStatement(ReturnTree t) {
-    Expr value = convert(t.getExpression(), state.signature.resultType(), expressions.lower(t.getExpression()));
+    if (resultRecord != null) {
+      RecordValue value = expressions.records.lower(t.getExpression(), resultRecord);
+      Expr taken = state.f.binary(BinaryOp.LAND, state.path, state.f.unary(UnaryOp.NOT, done), state.scope);
+      for (int i = 0; i < recordResult.size(); i++) {
+        recordResult.set(i, state.f.select(taken, value.components().get(i), recordResult.get(i)));
+      }
+      done = state.f.binary(BinaryOp.LOR, done, state.path, state.scope);
+      return;
+    }
+    if (t.getExpression() != null && expressions.records.typeOf(t.getExpression()) != null) {
+      throw new KilnDiagnostic(t.getExpression(), Message.RECORD_VALUE,
+          "'" + t.getExpression() + "' is a record, returned where a number is expected");
+    }
+    Expr value = convert(t.getExpression(), resultType, expressions.lower(t.getExpression()));
     Expr taken = state.f.binary(BinaryOp.LAND, state.path, state.f.unary(UnaryOp.NOT, done), state.scope);
     result = state.f.select(taken, value, result);
     done = state.f.binary(BinaryOp.LOR, done, state.path, state.scope);
   }
 
   private void forLoop(ForLoopTree t) {
+    if (elementwise && state.self != null) {
+      throw new KilnDiagnostic(t, Message.RECORD_FORM, state.self.name(),
+          "its method has a loop (record methods are inlined into the caller's worker: write the loop in the operator)");
+    }
     if (elementwise) {
       throw new KilnDiagnostic(t, Message.ELEMENTWISE_LOOP, "a loop");
     }
@@ -416,7 +499,7 @@ final class StatementLowering {
       throw new KilnDiagnostic(t, Message.NOT_PERFECTLY_NESTED, "this @Parallel loop is inside a worker");
     }
     LoopForm form = LoopForm.read(t, Message.SEQUENTIAL_LOOP_FORM);
-    Set<String> assigned = AssignedNames.in(t.getStatement());
+    Set<String> assigned = state.expandRecords(AssignedNames.in(t.getStatement()));
     if (assigned.contains(form.name())) {
       throw new KilnDiagnostic(t, Message.SEQUENTIAL_LOOP_FORM, "the loop variable '" + form.name() + "' is assigned in the body");
     }
@@ -451,7 +534,7 @@ final class StatementLowering {
         continue; // declared inside the body, or not a local (reported when lowered)
       }
       Expr init = outer.value() != null ? outer.value() : state.f.constant(outer.type(), 0);
-      Expr.Var phi = state.f.newVar(n, outer.type(), Expr.VarKind.CARRIED);
+      Expr.Var phi = state.f.newVar(LoweringState.varName(n), n, outer.type(), Expr.VarKind.CARRIED);
       carriedNames.add(n);
       phis.add(phi);
       inits.add(init);
@@ -499,7 +582,7 @@ final class StatementLowering {
     for (int i = 0; i < carriedNames.size(); i++) {
       String n = carriedNames.get(i);
       Local now = state.env.get(n);
-      Expr.Var resultVar = state.f.newVar(n, now.type(), Expr.VarKind.LOOP_RESULT);
+      Expr.Var resultVar = state.f.newVar(LoweringState.varName(n), n, now.type(), Expr.VarKind.LOOP_RESULT);
       carried.add(new Stmt.Carried(phis.get(i), inits.get(i), now.value(), resultVar));
       state.env.put(n, now.with(resultVar));
     }

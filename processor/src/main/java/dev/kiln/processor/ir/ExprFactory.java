@@ -81,11 +81,16 @@ public final class ExprFactory {
    */
   /** A new variable named {@code name}, or {@code name_2}, {@code name_3}... if taken; {@code name} is its source name. */
   public Expr.Var newVar(String name, ScalarType type, Expr.VarKind kind) {
+    return newVar(name, name, type, kind);
+  }
+
+  /** A variable named {@code name} (made unique) in generated code and {@code sourceName} in diagnostics. */
+  public Expr.Var newVar(String name, String sourceName, ScalarType type, Expr.VarKind kind) {
     String unique = name;
     for (int n = 2; !varNames.add(unique); n++) {
       unique = name + "_" + n;
     }
-    return new Expr.Var(nextId++, unique, name, type, kind);
+    return new Expr.Var(nextId++, unique, sourceName, type, kind);
   }
 
   /** Starts a new namespace for variable names; call before lowering each operator. */

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.DynamicTest;
  */
 final class OperatorRuns {
   static final List<Class<?>> OPERATOR_CLASSES = List.of(
-      Activations.class, dev.kiln.tests.ops.DerivedBounds.class, dev.kiln.tests.types.LongArrays.class, dev.kiln.tests.types.NarrowArrays.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, dev.kiln.tests.ops.RowLoops.class, Stencils.class, dev.kiln.tests.ops.RandomOps.class,
+      Activations.class, dev.kiln.tests.ops.DerivedBounds.class, dev.kiln.tests.types.LongArrays.class, dev.kiln.tests.types.NarrowArrays.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, dev.kiln.tests.ops.RowLoops.class, Stencils.class, dev.kiln.tests.ops.RandomOps.class, dev.kiln.tests.records.Records.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
       HandGradients.class, Gradients.class,
       Regressions.class, dev.kiln.tests.contraction.Products.class);

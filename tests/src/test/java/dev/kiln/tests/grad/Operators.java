@@ -34,7 +34,7 @@ final class Operators {
    * there; {@code GradientCheckTest} checks that none is missing here), and any others to check.
    */
   static final List<Class<?>> CLASSES = List.of(
-      Activations.class, dev.kiln.tests.ops.DerivedBounds.class, dev.kiln.tests.types.LongArrays.class, dev.kiln.tests.types.NarrowArrays.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, dev.kiln.tests.ops.RowLoops.class, Stencils.class, dev.kiln.tests.ops.RandomOps.class,
+      Activations.class, dev.kiln.tests.ops.DerivedBounds.class, dev.kiln.tests.types.LongArrays.class, dev.kiln.tests.types.NarrowArrays.class, Layout.class, Linear.class, Lstm.class, Normalization.class, Reductions.class, dev.kiln.tests.ops.RowLoops.class, Stencils.class, dev.kiln.tests.ops.RandomOps.class, dev.kiln.tests.records.Records.class,
       Prims.class, Composites.class, Graphs.class, Layouts.class, Loops.class, Edges.class, AcrossJars.class,
       HandGradients.class, Gradients.class,
       Regressions.class, dev.kiln.tests.contraction.Products.class, dev.kiln.tests.simd.SimdOps.class,

@@ -1,0 +1,38 @@
+package dev.kiln.tests.records;
+
+/**
+ * Count, mean and sum of squared deviations of the values seen so far: Welford's update adds one
+ * value, Chan's formula combines two partial results. Accurate where the sum of squares minus the
+ * squared sum is not (values far from zero relative to their spread).
+ */
+public record MeanVar(float n, float mean, float m2) {
+  public static MeanVar empty() {
+    return new MeanVar(0f, 0f, 0f);
+  }
+
+  /** This and one more value. */
+  public MeanVar add(float x) {
+    float n1 = n + 1f;
+    float d = x - mean;
+    float m = mean + d / n1;
+    return new MeanVar(n1, m, m2 + d * (x - m));
+  }
+
+  /** This and the values {@code o} summarises. */
+  public MeanVar combine(MeanVar o) {
+    if (o.n == 0f) {
+      return this;
+    }
+    if (n == 0f) {
+      return o;
+    }
+    float total = n + o.n;
+    float d = o.mean - mean;
+    return new MeanVar(total, mean + d * (o.n / total), m2 + o.m2 + d * d * (n * o.n / total));
+  }
+
+  /** The population variance (0 for no values). */
+  public float variance() {
+    return n > 0f ? m2 / n : 0f;
+  }
+}
