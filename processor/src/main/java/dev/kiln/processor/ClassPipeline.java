@@ -21,6 +21,9 @@ import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.report.ShardJson;
+import dev.kiln.processor.report.ShardReport;
+import dev.kiln.processor.shard.Sharding;
 import dev.kiln.processor.report.FusionReport;
 import dev.kiln.processor.report.ReportHtml;
 import dev.kiln.processor.report.ReportJson;
@@ -54,6 +57,8 @@ final class ClassPipeline {
     FUSE,
     /** Derived gradients, training forms ({@code fSaving}/{@code fGradSaved}), and the backward composites fused. */
     DIFFERENTIATE,
+    /** Which size each grid and composite operator can be split along, for sharded runners ({@code shard.Sharding}). */
+    SHARD,
     /** Matrix products as library GEMM leaves with their epilogues (the contraction pass). */
     CONTRACT,
     /** Per target: the device and CPU forms of fused kernels, the CUDA C, and which kernels get SIMD forms. */
@@ -119,6 +124,10 @@ final class ClassPipeline {
   // differentiate
   private Gradients.Result derived;
   private final Map<String, String> savedGradientOf = new HashMap<>();
+  /** Per method, its {@code @Offset} parameters and the {@code @Dim} each offsets. */
+  private final Map<String, Map<String, String>> offsets = new HashMap<>();
+  private final List<ShardReport.Operator> shards = new ArrayList<>();
+  private static final String OFFSET = "dev.kiln.Offset";
   private final List<FusionPlan> gradientPlans = new ArrayList<>();
   // contract
   private final List<Contraction> contractions = new ArrayList<>();
@@ -164,9 +173,10 @@ final class ClassPipeline {
   private boolean run(Pass pass) {
     switch (pass) {
       case LOWER: return lower();
-      case CHECK: return gradients.validate(operators, methods);
+      case CHECK: return gradients.validate(operators, methods) & offsetsValid();
       case FUSE: fuse(); return true;
       case DIFFERENTIATE: differentiate(); return true;
+      case SHARD: shard(); return true;
       case CONTRACT: contract(); return true;
       case PLAN: plan(); return true;
       case EMIT: emit(); return true;
@@ -230,6 +240,72 @@ final class ClassPipeline {
       FusionPlan plan = Merger.plan(gradient, k -> kernelName(gradient.name(), k));
       gradientPlans.add(plan);
       plan.kernels().forEach(k -> compiled.add(k.ir()));
+    }
+  }
+
+  /**
+   * Reads each method's {@code @Offset} parameters ({@link #offsets}); reports one that is not an
+   * {@code int}, is a {@code @Dim}, or names no {@code @Dim} of its operator.
+   */
+  private boolean offsetsValid() {
+    boolean ok = true;
+    for (ExecutableElement m : methods) {
+      Map<String, String> own = new HashMap<>();
+      Set<String> dims = new HashSet<>();
+      for (var p : m.getParameters()) {
+        if (dev.kiln.processor.frontend.Annotations.has(p, dev.kiln.processor.frontend.Annotations.DIM)) {
+          dims.add(p.getSimpleName().toString());
+        }
+      }
+      for (var p : m.getParameters()) {
+        var mirror = dev.kiln.processor.frontend.Annotations.mirror(p, OFFSET);
+        if (mirror == null) {
+          continue;
+        }
+        String dim = dev.kiln.processor.frontend.Annotations.stringValue(mirror, "value");
+        String why = !p.asType().toString().equals("int") ? "it is a " + p.asType() + ", not an int"
+            : dims.contains(p.getSimpleName().toString()) ? "it is a @Dim itself"
+            : !dims.contains(dim) ? "'" + dim + "' is no @Dim of " + m.getSimpleName() + " (its @Dims: " + new java.util.TreeSet<>(dims) + ")"
+            : null;
+        if (why != null) {
+          step.reporter().report(p, Message.OFFSET_FORM, p.getSimpleName(), why);
+          ok = false;
+        } else {
+          own.put(p.getSimpleName().toString(), dim);
+        }
+      }
+      offsets.put(m.getSimpleName().toString(), own);
+    }
+    return ok;
+  }
+
+  /** The {@code @Offset} parameters of {@code op}, or of the source operator whose derived form it is ({@code fGrad}). */
+  private Map<String, String> offsetsOf(String op) {
+    String best = null;
+    for (String name : offsets.keySet()) {
+      if (op.startsWith(name) && (best == null || name.length() > best.length())) {
+        best = name;
+      }
+    }
+    return best == null ? Map.of() : offsets.get(best);
+  }
+
+  private void shard() {
+    Map<String, FusionPlan> byComposite = new HashMap<>();
+    plans.forEach(p -> byComposite.put(p.composite().name(), p));
+    gradientPlans.forEach(p -> byComposite.put(p.composite().name(), p));
+    List<OperatorIr> all = new ArrayList<>(operators);
+    all.addAll(derived.operators());
+    Set<String> seen = new HashSet<>();
+    for (OperatorIr op : all) {
+      if (op.kind() == OperatorKind.GRID && seen.add(op.name())) {
+        shards.add(Sharding.grid(op, offsetsOf(op.name())));
+      }
+    }
+    for (FusionPlan p : byComposite.values().stream().sorted(java.util.Comparator.comparing(p -> p.composite().name())).toList()) {
+      if (seen.add(p.composite().name())) {
+        shards.add(Sharding.composite(p, offsetsOf(p.composite().name())));
+      }
     }
   }
 
@@ -326,6 +402,10 @@ final class ClassPipeline {
         step.write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
         step.write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
       }
+      if (!shards.isEmpty()) {
+        step.write("META-INF/kiln/" + resourceBase + ".shards.json",
+            ShardJson.write(new ShardReport(owner.getQualifiedName().toString(), shards)), owner);
+      }
       step.writeCuda(owner, resourceBase, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -355,6 +435,9 @@ final class ClassPipeline {
         break;
       case DIFFERENTIATE:
         b.append(gradientListing(owner, derived.operators(), gradientPlans));
+        break;
+      case SHARD:
+        b.append('\n').append(ShardJson.write(new ShardReport(owner.getQualifiedName().toString(), shards)));
         break;
       case CONTRACT:
       case PLAN:

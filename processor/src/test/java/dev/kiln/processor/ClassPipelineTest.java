@@ -17,7 +17,7 @@ class ClassPipelineTest {
   @Test
   void thePassesRunInTheirOrder() {
     assertThat(List.of(ClassPipeline.Pass.values()).stream().map(ClassPipeline.Pass::id).toList())
-        .containsExactly("lower", "check", "fuse", "differentiate", "contract", "plan", "emit").inOrder();
+        .containsExactly("lower", "check", "fuse", "differentiate", "shard", "contract", "plan", "emit").inOrder();
   }
 
   @Test
@@ -60,7 +60,7 @@ class ClassPipelineTest {
         .compile(JavaFileObjects.forResource("fusion/Ovl.java"));
     assertThat(c).succeeded();
     assertThat(c).hadWarningContaining("[KILN052] -Akiln.dumpIr=fusion: 'fusion' is not a pass; the passes are lower,"
-        + " check, fuse, differentiate, contract, plan, emit (or all); the option is ignored");
+        + " check, fuse, differentiate, shard, contract, plan, emit (or all); the option is ignored");
     assertThat(c.notes().stream().noneMatch(d -> d.getMessage(Locale.ROOT).startsWith("[KILN051]"))).isTrue();
     assertThat(c.diagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.WARNING).count()).isEqualTo(1);
   }

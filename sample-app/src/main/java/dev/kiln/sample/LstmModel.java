@@ -40,6 +40,26 @@ final class LstmModel {
     bOut = uniform(random, classes, 0.1f);
   }
 
+  /**
+   * The rows {@code [first, first + rows)} of {@code whole}'s batch, with the same weights (copies):
+   * one part of a data-parallel training step (kiln-spark's {@code DataParallelTraining}).
+   */
+  LstmModel(LstmModel whole, int first, int rows) {
+    batch = rows;
+    input = whole.input;
+    hidden = whole.hidden;
+    classes = whole.classes;
+    steps = whole.steps;
+    xs = new float[steps][];
+    for (int t = 0; t < steps; t++) {
+      xs[t] = java.util.Arrays.copyOfRange(whole.xs[t], first * input, (first + rows) * input);
+    }
+    w = whole.w.clone();
+    bias = whole.bias.clone();
+    wOut = whole.wOut.clone();
+    bOut = whole.bOut.clone();
+  }
+
   /** Values uniform in {@code [-scale, scale)}. */
   static float[] uniform(Random random, int n, float scale) {
     float[] a = new float[n];

@@ -1,0 +1,297 @@
+package dev.kiln.processor.shard;
+
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.ArrayRole;
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ReduceKind;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Whether one grid kernel can be split along a {@code @Dim} {@code D}: run on any slice of rows of
+ * {@code D} with the same result for those rows, so that parts run anywhere and their results put
+ * together are the whole run's. Proved from the IR:
+ *
+ * <ul>
+ *   <li>exactly one {@code @Parallel} loop runs over {@code D} (variable {@code v}), and no other
+ *       grid size involves {@code D};
+ *   <li>every array whose {@link dev.kiln.processor.ir.Shape} involves {@code D} has it as its
+ *       leading extent only ({@code rows}), and every access to it stays in row {@code v} ({@link
+ *       RowAccess}): a worker reads and writes its own row only;
+ *   <li>every other array is read at indices that do not use {@code v} except through values read
+ *       from a row ({@code whole}: each part reads it all), or is a {@code @Reduce} output
+ *       ({@code reduce}: each part adds into the identity, the parts are combined); an {@code @Out}
+ *       array outside the rows would be written by every part and is refused;
+ *   <li>neither {@code v} nor {@code D} is used as a value, except {@code v} plus the operator's
+ *       {@code @Offset("D")} parameter, which the runner sets to each part's first row: values
+ *       computed from a global row index ({@code KRandom}'s draws) are the same under any split.
+ * </ul>
+ *
+ * A kernel without a loop over {@code D} (in a composite's plan) is run whole by every part:
+ * allowed when it touches no array that {@code D} sizes and does not use {@code D}.
+ */
+final class ShardAnalysis {
+  private ShardAnalysis() {}
+
+  /** An array's role in a split kernel. */
+  enum Role {
+    ROWS("rows"), WHOLE("whole"), REDUCE("reduce"), WRITTEN_WHOLE("written whole");
+
+    final String text;
+
+    Role(String text) {
+      this.text = text;
+    }
+  }
+
+  /**
+   * A kernel's verdict: each array's role and the reduction of {@code reduce} ones, or the reason it
+   * cannot be split; operations per row of {@code D} (all workers of the row).
+   */
+  record Verdict(Map<String, Role> arrays, Map<String, ReduceKind> reductions, Poly rowWork, boolean alongDim, String refusal) {
+    static Verdict refused(String why) {
+      return new Verdict(Map.of(), Map.of(), Poly.ZERO, false, why);
+    }
+  }
+
+  /** The verdict for splitting {@code op}, a grid kernel, along {@code dim}; {@code offsets} are its {@code @Offset(dim)} parameters. */
+  static Verdict of(OperatorIr op, String dim, Set<String> offsets) {
+    Set<String> dims = op.dims().stream().map(Param::name).collect(Collectors.toSet());
+    GridDim along = null;
+    for (GridDim g : op.grid()) {
+      if (g.size().equals(Poly.symbol(dim))) {
+        if (along != null) {
+          return Verdict.refused("two @Parallel loops run over " + dim);
+        }
+        along = g;
+      } else if (g.size().symbols().contains(dim)) {
+        return Verdict.refused("the @Parallel loop over '" + g.var().sourceName() + "' runs to " + g.bound() + ", which involves " + dim);
+      }
+    }
+    String v = along == null ? null : along.var().name();
+    Map<String, RowAccess.Range> ranges = new HashMap<>();
+    Poly perRow = Poly.ONE;
+    for (GridDim g : op.grid()) {
+      ranges.put(g.var().name(), new RowAccess.Range(Poly.ZERO, g.size().subtract(Poly.ONE)));
+      if (g != along) {
+        perRow = perRow.multiply(g.size());
+      }
+    }
+    Walk walk = new Walk(v, dim, offsets, dims);
+    walk.statements(op.body(), ranges);
+    if (walk.refusal != null) {
+      return Verdict.refused(walk.refusal);
+    }
+    Map<String, Role> roles = new LinkedHashMap<>();
+    Map<String, ReduceKind> reductions = new LinkedHashMap<>();
+    for (Param.Array a : op.arrays()) {
+      if (a.role() == ArrayRole.SCRATCH) {
+        continue;
+      }
+      List<Access> accesses = walk.accesses.getOrDefault(a.name(), List.of());
+      boolean sized = a.shape().extents().stream().anyMatch(e -> e.symbols().contains(dim));
+      if (sized) {
+        if (along == null) {
+          return Verdict.refused("it runs no @Parallel loop over " + dim + " but uses '" + a.name() + "', which " + dim + " sizes");
+        }
+        List<Poly> extents = a.shape().extents();
+        if (!extents.get(0).equals(Poly.symbol(dim)) || extents.subList(1, extents.size()).stream().anyMatch(e -> e.symbols().contains(dim))) {
+          return Verdict.refused("'" + a.name() + "' has shape " + a.shape() + ", where " + dim + " is not the leading extent alone");
+        }
+        Poly rowLength = a.shape().stride(0);
+        for (Access x : accesses) {
+          String why = RowAccess.check(x.index(), v, rowLength, dim, x.ranges(), dims);
+          if (why != null) {
+            return Verdict.refused("'" + a.name() + "' is accessed at " + why);
+          }
+        }
+        roles.put(a.name(), Role.ROWS);
+        continue;
+      }
+      for (Access x : accesses) {
+        if (v != null && usesVariable(x.index(), v)) {
+          return Verdict.refused("'" + a.name() + "' is not sized by " + dim + " but its index uses '" + along.var().sourceName() + "'");
+        }
+        if (mentions(x.index(), dim)) {
+          return Verdict.refused("'" + a.name() + "' is indexed with " + dim + " itself");
+        }
+      }
+      switch (a.role()) {
+        case IN -> roles.put(a.name(), Role.WHOLE);
+        case REDUCE -> {
+          roles.put(a.name(), Role.REDUCE);
+          walk.reductions.getOrDefault(a.name(), List.of()).forEach(k -> reductions.put(a.name(), k));
+        }
+        default -> {
+          if (along != null) {
+            return Verdict.refused("every part would write all of '" + a.name() + "', which " + dim + " does not size");
+          }
+          roles.put(a.name(), Role.WRITTEN_WHOLE);
+        }
+      }
+    }
+    Poly rowWork = walk.work.multiply(perRow);
+    return new Verdict(roles, reductions, rowWork, along != null, null);
+  }
+
+  /** An access to an array at {@code index}, with the ranges of the loop variables around it. */
+  record Access(Expr index, Map<String, RowAccess.Range> ranges) {}
+
+  /** Collects accesses and operation counts, and refuses uses of {@code v} or {@code D} as values. */
+  private static final class Walk {
+    final String v;
+    final String dim;
+    final Set<String> offsets;
+    final Set<String> dims;
+    final Map<String, List<Access>> accesses = new HashMap<>();
+    final Map<String, List<ReduceKind>> reductions = new HashMap<>();
+    Poly work = Poly.ZERO;
+    String refusal;
+
+    Walk(String v, String dim, Set<String> offsets, Set<String> dims) {
+      this.v = v;
+      this.dim = dim;
+      this.offsets = offsets;
+      this.dims = dims;
+    }
+
+    /** Walks {@code body}, adding its operations (a loop's times its trip count, where known) to {@link #work}. */
+    void statements(List<Stmt> body, Map<String, RowAccess.Range> ranges) {
+      for (Stmt s : body) {
+        if (s instanceof Stmt.Store st) {
+          access(st.array().name(), st.index(), ranges);
+          values(ranges, st.value(), st.guard());
+          indexLoads(st.index(), ranges);
+        } else if (s instanceof Stmt.Accumulate a) {
+          access(a.array().name(), a.index(), ranges);
+          reductions.computeIfAbsent(a.array().name(), k -> new ArrayList<>()).add(a.op());
+          values(ranges, a.value(), a.guard());
+          indexLoads(a.index(), ranges);
+        } else {
+          Stmt.Loop l = (Stmt.Loop) s;
+          values(ranges, l.lo(), l.hi(), l.guard());
+          l.carried().forEach(c -> values(ranges, c.init()));
+          Map<String, RowAccess.Range> inner = new HashMap<>(ranges);
+          Affine lo = AffineAnalysis.affine(l.lo());
+          Affine hi = AffineAnalysis.affine(l.hi());
+          Poly trips = Poly.ONE;
+          if (lo != null && hi != null && lo.isConstant() && hi.isConstant()) {
+            inner.put(l.index().name(), new RowAccess.Range(lo.constantPart(), hi.constantPart().subtract(Poly.ONE)));
+            trips = hi.constantPart().subtract(lo.constantPart());
+            if (l.step() > 1 || trips.symbols().contains(dim)) {
+              trips = Poly.ONE;
+            }
+          }
+          Poly outer = work;
+          work = Poly.ZERO;
+          l.carried().forEach(c -> values(inner, c.next()));
+          statements(l.body(), inner);
+          work = outer.add(work.multiply(trips));
+        }
+      }
+    }
+
+    private void access(String array, Expr index, Map<String, RowAccess.Range> ranges) {
+      accesses.computeIfAbsent(array, k -> new ArrayList<>()).add(new Access(index, ranges));
+    }
+
+    /** The loads inside an index (a gather's index read from an array) are accesses too. */
+    private void indexLoads(Expr index, Map<String, RowAccess.Range> ranges) {
+      for (Expr.Load load : StmtWalk.loads(List.of(index))) {
+        access(load.array().name(), load.index(), ranges);
+      }
+    }
+
+    /** Expressions evaluated for their value: loads are accesses, {@code v} and {@code D} may not appear. */
+    private void values(Map<String, RowAccess.Range> ranges, Expr... roots) {
+      Set<Expr> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (Expr root : roots) {
+        value(root, ranges, seen);
+      }
+      work = work.add(Poly.constant(seen.size()));
+    }
+
+    private void value(Expr e, Map<String, RowAccess.Range> ranges, Set<Expr> seen) {
+      if (e == null || !seen.add(e)) {
+        return;
+      }
+      if (e instanceof Expr.Load load) {
+        access(load.array().name(), load.index(), ranges);
+        indexLoads(load.index(), ranges);
+        value(load.guard(), ranges, seen);
+        return;
+      }
+      if (e instanceof Expr.Binary b && b.op() == BinaryOp.ADD && offsetPlusRow(b.left(), b.right())) {
+        return;
+      }
+      if (v != null && e instanceof Expr.Var var && var.name().equals(v) && refusal == null) {
+        refusal = "it uses the row index '" + var.sourceName() + "' as a value (add an @Offset(\"" + dim
+            + "\") parameter to it where a value must depend on the global row)";
+      }
+      if (e instanceof Expr.ScalarRef s && s.param().name().equals(dim) && refusal == null) {
+        refusal = "it uses " + dim + " as a value";
+      }
+      e.operands().forEach(o -> value(o, ranges, seen));
+    }
+
+    private boolean offsetPlusRow(Expr a, Expr b) {
+      return v != null
+          && (a instanceof Expr.ScalarRef s && offsets.contains(s.param().name()) && b instanceof Expr.Var x && x.name().equals(v)
+              || b instanceof Expr.ScalarRef s2 && offsets.contains(s2.param().name()) && a instanceof Expr.Var y && y.name().equals(v));
+    }
+  }
+
+  /** Whether {@code e} uses variable {@code v} other than inside the index of a load (a value read from a row). */
+  static boolean usesVariable(Expr e, String v) {
+    if (e instanceof Expr.Var var) {
+      return var.name().equals(v);
+    }
+    if (e instanceof Expr.Load load) {
+      return load.guard() != null && usesVariable(load.guard(), v);
+    }
+    for (Expr o : e.operands()) {
+      if (usesVariable(o, v)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean mentions(Expr e, String dim) {
+    if (e instanceof Expr.ScalarRef s) {
+      return s.param().name().equals(dim);
+    }
+    for (Expr o : e.operands()) {
+      if (mentions(o, dim)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Bytes of one element of {@code type}. */
+  static long bytes(ScalarType type) {
+    return switch (type) {
+      case DOUBLE, LONG -> 8;
+      case SHORT -> 2;
+      case BYTE, BOOL -> 1;
+      default -> 4;
+    };
+  }
+}

@@ -1,0 +1,200 @@
+package dev.kiln.spark;
+
+import java.io.Serializable;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+
+/**
+ * Runs a Kiln operator split along one of its sizes over a Spark context, with the same results as
+ * one call of its launcher on one machine.
+ *
+ * <p>The processor proves, for each grid and composite operator, which size its work can be split
+ * along (a {@code @Parallel} loop whose workers read and write only their own rows of the arrays
+ * that size leads) and writes the plan in {@code <Class>.shards.json} ({@link ShardPlan}). {@link
+ * #run} cuts the rows into parts, ships each part its slices (the arrays every part reads whole go
+ * once per executor as a broadcast), runs the generated CPU launcher on each part with the part's
+ * number of rows and, for an {@code @Offset} parameter, the part's first row added, then writes
+ * each part's rows back into the caller's arrays in place. {@code @Reduce} outputs not split along
+ * the size get each part's partial result, started from the reduction's identity, combined in a
+ * fixed tree in part order ({@link Partials}) and folded into the caller's array.
+ *
+ * <p>Maps and row kernels give exactly the single call's bits (a row's work is the same whatever
+ * rows run beside it); reductions add their terms in another order (within the reduction's usual
+ * rounding, and the same bits on every run for a given number of parts; exact for integers);
+ * {@code KRandom} draws addressed through an {@code @Offset} parameter are the same under any split.
+ */
+public final class KilnSpark {
+  private KilnSpark() {}
+
+  /** Whether to split: as the cost model says, always (failing where the operator cannot be), or never. */
+  public enum Split { AUTO, ALWAYS, NEVER }
+
+  /** What a call did: split along {@code dim} into {@code parts}, or run whole on the driver, and why. */
+  public record Run(String operator, String dim, int parts, boolean sharded, String decision) {}
+
+  /**
+   * Runs {@code operator} of {@code owner} (the class declaring it, compiled with the Kiln processor)
+   * on {@code args}, its launcher's arguments in order, splitting it into at most {@code parts}
+   * parts over {@code sc} when {@code split} allows.
+   *
+   * @throws IllegalArgumentException naming the operator when the arguments do not fit its plan, or
+   *     when {@code split} is {@link Split#ALWAYS} and the operator cannot be split (with why)
+   */
+  public static Run run(JavaSparkContext sc, Class<?> owner, String operator, int parts, Split split, Object... args) {
+    ShardPlan plan = ShardPlan.of(owner, operator);
+    if (!plan.shardable()) {
+      if (split == Split.ALWAYS) {
+        throw new IllegalArgumentException("operator '" + operator + "' cannot be split: " + String.join("; ", plan.refusals()));
+      }
+      Launcher.call(planForLocalCall(plan, args), args);
+      return new Run(operator, null, 1, false, "run whole on the driver: it cannot be split (" + String.join("; ", plan.refusals()) + ")");
+    }
+    check(plan, args);
+    Map<String, Long> sizes = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      ShardPlan.Role role = plan.params().get(i).role();
+      if (role == ShardPlan.Role.SIZE || role == ShardPlan.Role.SHARD_SIZE) {
+        sizes.put(plan.params().get(i).name(), ((Number) args[i]).longValue());
+      }
+    }
+    int rows = sizes.get(plan.dim()).intValue();
+    int n = Math.max(1, Math.min(parts, rows));
+    ShardCost cost = ShardCost.of(plan, sizes, n);
+    boolean shard = rows > 0 && n > 1 && (split == Split.ALWAYS || split == Split.AUTO && cost.pays());
+    if (split == Split.ALWAYS && rows > 0 && parts < 1) {
+      throw new IllegalArgumentException("operator '" + operator + "': " + parts + " parts");
+    }
+    if (!shard) {
+      Launcher.call(plan, args);
+      String why = split == Split.NEVER ? "splitting turned off" : rows == 0 ? plan.dim() + " is 0"
+          : n == 1 ? "one part" : cost.describe();
+      return new Run(operator, plan.dim(), 1, false, "run whole on the driver: " + why);
+    }
+    split(sc, plan, rows, n, args);
+    return new Run(operator, plan.dim(), n, true, "split along " + plan.dim() + " into " + n + " parts"
+        + (split == Split.ALWAYS ? " (forced)" : ": " + cost.describe()));
+  }
+
+  /**
+   * The element-wise sum of {@code parts} (arrays of one length) in the fixed pairwise tree of
+   * {@link #run}'s reductions: parts 0 and 1, 2 and 3, ..., then the sums of pairs. For a given
+   * number of parts the same bits on every run, whatever order the parts finished in: how a
+   * data-parallel training step reduces its parts' gradients.
+   */
+  public static float[] treeSum(List<float[]> parts) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("no parts to sum");
+    }
+    return (float[]) Partials.tree(new ArrayList<>(parts), "+");
+  }
+
+  private static ShardPlan planForLocalCall(ShardPlan plan, Object[] args) {
+    // an operator without a plan: its launcher is found by name and argument count alone
+    List<ShardPlan.Param> params = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      params.add(new ShardPlan.Param("arg" + i, ShardPlan.Role.SCALAR, false, null));
+    }
+    return new ShardPlan(plan.owner(), plan.operator(), null, params, null, null, null, plan.refusals());
+  }
+
+  private static void check(ShardPlan plan, Object[] args) {
+    if (args.length != plan.params().size()) {
+      throw new IllegalArgumentException("operator '" + plan.operator() + "' takes " + plan.params().size()
+          + " arguments, " + args.length + " given");
+    }
+    for (int i = 0; i < args.length; i++) {
+      ShardPlan.Param p = plan.params().get(i);
+      boolean array = args[i] != null && args[i].getClass().isArray();
+      boolean wantsArray = p.role() == ShardPlan.Role.ROWS || p.role() == ShardPlan.Role.WHOLE || p.role() == ShardPlan.Role.REDUCE;
+      if (args[i] == null || array != wantsArray) {
+        throw new IllegalArgumentException("operator '" + plan.operator() + "': argument '" + p.name() + "' must be "
+            + (wantsArray ? "an array" : "a number") + ", got " + (args[i] == null ? "null" : args[i].getClass().getSimpleName()));
+      }
+    }
+  }
+
+  /** One part: its index, first row and rows, and its arguments (slices of the split arrays; null where the whole or a fresh array goes). */
+  record Part(int index, int first, int rows, Object[] args) implements Serializable {}
+
+  /** What a part gives back: the slices it wrote and its partial reductions, by argument position. */
+  record Result(int index, Object[] written) implements Serializable {}
+
+  private static void split(JavaSparkContext sc, ShardPlan plan, int rows, int n, Object[] args) {
+    Object[] whole = new Object[args.length];
+    List<Part> parts = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      if (plan.params().get(i).role() == ShardPlan.Role.WHOLE) {
+        whole[i] = args[i];
+      } else if (plan.params().get(i).role() == ShardPlan.Role.ROWS && Array.getLength(args[i]) % rows != 0) {
+        throw new IllegalArgumentException("operator '" + plan.operator() + "': argument '" + plan.params().get(i).name()
+            + "' has " + Array.getLength(args[i]) + " elements, not a whole number of rows of " + plan.dim() + " = " + rows);
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      int first = (int) ((long) rows * p / n);
+      int last = (int) ((long) rows * (p + 1) / n);
+      Object[] own = new Object[args.length];
+      for (int i = 0; i < args.length; i++) {
+        ShardPlan.Param param = plan.params().get(i);
+        switch (param.role()) {
+          case SHARD_SIZE -> own[i] = last - first;
+          case OFFSET -> own[i] = (Integer) args[i] + first;
+          case SIZE, SCALAR -> own[i] = args[i];
+          case ROWS -> {
+            int per = Array.getLength(args[i]) / rows;
+            Object slice = Array.newInstance(args[i].getClass().getComponentType(), (last - first) * per);
+            System.arraycopy(args[i], first * per, slice, 0, (last - first) * per);
+            own[i] = slice;
+          }
+          case REDUCE -> own[i] = Partials.identity(args[i], param.reduce());
+          case WHOLE -> own[i] = null;
+        }
+      }
+      parts.add(new Part(p, first, last - first, own));
+    }
+    Broadcast<Object[]> shared = sc.broadcast(whole);
+    List<Result> results = sc.parallelize(parts, n).map(part -> runPart(plan, part, shared.value())).collect();
+    shared.destroy();
+    for (int i = 0; i < args.length; i++) {
+      ShardPlan.Param param = plan.params().get(i);
+      if (param.role() == ShardPlan.Role.ROWS && param.written()) {
+        int per = Array.getLength(args[i]) / rows;
+        for (Result r : results) {
+          Part part = parts.get(r.index());
+          System.arraycopy(r.written()[i], 0, args[i], part.first() * per, part.rows() * per);
+        }
+      } else if (param.role() == ShardPlan.Role.REDUCE) {
+        List<Object> partials = new ArrayList<>();
+        for (Result r : results) {
+          partials.add(r.written()[i]);
+        }
+        Partials.foldInto(args[i], Partials.tree(partials, param.reduce()), param.reduce());
+      }
+    }
+  }
+
+  /** Runs on an executor: the launcher on the part's slices, the whole arrays from the broadcast. */
+  static Result runPart(ShardPlan plan, Part part, Object[] whole) {
+    Object[] call = part.args().clone();
+    for (int i = 0; i < call.length; i++) {
+      ShardPlan.Param param = plan.params().get(i);
+      if (param.role() == ShardPlan.Role.WHOLE) {
+        call[i] = whole[i];
+      }
+    }
+    Launcher.call(plan, call);
+    Object[] written = new Object[call.length];
+    for (int i = 0; i < call.length; i++) {
+      ShardPlan.Param param = plan.params().get(i);
+      if (param.written() && (param.role() == ShardPlan.Role.ROWS || param.role() == ShardPlan.Role.REDUCE)) {
+        written[i] = call[i];
+      }
+    }
+    return new Result(part.index(), written);
+  }
+}

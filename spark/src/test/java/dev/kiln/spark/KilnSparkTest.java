@@ -1,0 +1,191 @@
+package dev.kiln.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.testing.Agreement;
+import java.util.SplittableRandom;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Operators split over Spark's local mode (two worker threads) against one call of their launcher
+ * on one machine: maps, row kernels, a composite and draws addressed through {@code @Offset} bit for
+ * bit on 1, 2 and 5 parts; reductions within their rounding and the same bits on every run of a
+ * given partitioning (integers exact).
+ */
+class KilnSparkTest {
+  private static JavaSparkContext sc;
+
+  @BeforeAll
+  static void start() {
+    sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-spark-test")
+        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
+    sc.setLogLevel("ERROR");
+  }
+
+  @AfterAll
+  static void stop() {
+    sc.stop();
+  }
+
+  private static float[] data(long seed, int n) {
+    SplittableRandom r = new SplittableRandom(seed);
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (float) (r.nextDouble() * 4 - 2);
+    }
+    return x;
+  }
+
+  private static final int B = 37;
+  private static final int N = 129;
+
+  @ParameterizedTest(name = "{0} parts")
+  @ValueSource(ints = {1, 2, 5})
+  void mapsRowKernelsAndCompositesAreTheSingleCallsBits(int parts) {
+    float[] x = data(1, B * N);
+    float[] gamma = data(2, N);
+    float[] beta = data(3, N);
+
+    float[] one = new float[B * N];
+    ShardOpsKernels.scaleShift(B, N, x, gamma, beta, one);
+    float[] split = new float[B * N];
+    KilnSpark.Run run = KilnSpark.run(sc, ShardOps.class, "scaleShift", parts, KilnSpark.Split.ALWAYS, B, N, x, gamma, beta, split);
+    Agreement.assertSame(one, split);
+    assertEquals("B", run.dim());
+    assertEquals(parts > 1, run.sharded(), run.decision());
+
+    ShardOpsKernels.softmax(B, N, x, one);
+    KilnSpark.run(sc, ShardOps.class, "softmax", parts, KilnSpark.Split.ALWAYS, B, N, x, split);
+    Agreement.assertSame(one, split);
+    float[] plain = new float[B * N];
+    ShardOps.softmax(B, N, x, plain);
+    Agreement.assertSame(plain, split);
+
+    ShardOpsKernels.softmaxScaled(B, N, x, gamma, beta, one);
+    KilnSpark.run(sc, ShardOps.class, "softmaxScaled", parts, KilnSpark.Split.ALWAYS, B, N, x, gamma, beta, split);
+    Agreement.assertSame(one, split);
+
+    float[] dy = data(4, B * N);
+    float[] y = new float[B * N];
+    ShardOpsKernels.softmax(B, N, x, y);
+    ShardOpsKernels.softmaxGrad(B, N, x, y, dy, one);
+    KilnSpark.run(sc, ShardOps.class, "softmaxGrad", parts, KilnSpark.Split.ALWAYS, B, N, x, y, dy, split);
+    Agreement.assertSame(one, split);
+  }
+
+  @ParameterizedTest(name = "{0} parts")
+  @ValueSource(ints = {1, 2, 5})
+  void drawsAddressedByTheGlobalRowAreTheSameUnderAnySplit(int parts) {
+    float[] x = data(5, B * N);
+    float[] one = new float[B * N];
+    ShardOpsKernels.dropout(B, N, 42, 0, x, one);
+    float[] plain = new float[B * N];
+    ShardOps.dropout(B, N, 42, 0, x, plain);
+    Agreement.assertSame(plain, one);
+    float[] split = new float[B * N];
+    KilnSpark.run(sc, ShardOps.class, "dropout", parts, KilnSpark.Split.ALWAYS, B, N, 42, 0, x, split);
+    Agreement.assertSame(one, split);
+  }
+
+  @ParameterizedTest(name = "{0} parts")
+  @ValueSource(ints = {1, 2, 5})
+  void reductionsCombineTheirPartsInAFixedTree(int parts) {
+    float[] x = data(6, B * N);
+    float[] one = data(7, N);
+    float[] initial = one.clone();
+    ShardOpsKernels.columnSums(B, N, x, one);
+    float[] split = initial.clone();
+    KilnSpark.run(sc, ShardOps.class, "columnSums", parts, KilnSpark.Split.ALWAYS, B, N, x, split);
+    Agreement.assertClose(one, split, 1e-5, 1e-5);
+    float[] again = initial.clone();
+    KilnSpark.run(sc, ShardOps.class, "columnSums", parts, KilnSpark.Split.ALWAYS, B, N, x, again);
+    Agreement.assertSame(split, again);
+
+    int[] count = {3};
+    float[] largest = {-100f};
+    ShardOpsKernels.countAndMax(B * N, x, 0.5f, count, largest);
+    int[] countSplit = {3};
+    float[] largestSplit = {-100f};
+    KilnSpark.run(sc, ShardOps.class, "countAndMax", parts, KilnSpark.Split.ALWAYS, B * N, x, 0.5f, countSplit, largestSplit);
+    assertArrayEquals(count, countSplit);
+    Agreement.assertSame(largest, largestSplit);
+  }
+
+  @Test
+  void theProcessorsPlanSaysWhatSplitsAndWhy() {
+    ShardPlan softmax = ShardPlan.of(ShardOps.class, "softmax");
+    assertEquals("B", softmax.dim());
+    ShardPlan dropout = ShardPlan.of(ShardOps.class, "dropout");
+    assertEquals(ShardPlan.Role.OFFSET, dropout.params().get(3).role());
+    ShardPlan running = ShardPlan.of(ShardOps.class, "runningSum");
+    assertFalse(running.shardable());
+    assertNull(running.dim());
+    assertEquals(java.util.List.of("B: it uses B as a value"), running.refusals());
+    ShardPlan grad = ShardPlan.of(ShardOps.class, "scaleShiftGrad");
+    assertFalse(grad.shardable(), "dgamma sums over B: each part would write all of it");
+  }
+
+  @Test
+  void anOperatorThatCannotBeSplitRunsWholeOrFailsWhenForced() {
+    float[] x = data(8, B);
+    float[] y = new float[B];
+    KilnSpark.Run run = KilnSpark.run(sc, ShardOps.class, "runningSum", 4, KilnSpark.Split.AUTO, B, x, y);
+    assertFalse(run.sharded());
+    assertTrue(run.decision().contains("cannot be split"), run.decision());
+    float[] plain = new float[B];
+    ShardOps.runningSum(B, x, plain);
+    Agreement.assertSame(plain, y);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.run(sc, ShardOps.class, "runningSum", 4, KilnSpark.Split.ALWAYS, B, x, y));
+    assertTrue(e.getMessage().contains("'runningSum' cannot be split: B: it uses B as a value"), e.getMessage());
+  }
+
+  @Test
+  void theCostModelRunsSmallCallsWholeAndLargeOnesSplit() {
+    float[] x = data(9, 4 * 8);
+    float[] y = new float[4 * 8];
+    KilnSpark.Run small = KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.AUTO, 4, 8, x, y);
+    assertFalse(small.sharded(), small.decision());
+    assertTrue(small.decision().startsWith("run whole on the driver: estimated work"), small.decision());
+    // softmax is bound by memory: moving its rows to the parts costs more than it saves
+    int rows = 4096;
+    int cols = 2048;
+    float[] big = data(10, rows * cols);
+    float[] out = new float[rows * cols];
+    KilnSpark.Run memoryBound = KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.AUTO, rows, cols, big, out);
+    assertFalse(memoryBound.sharded(), memoryBound.decision());
+    // N^2 work a row on few bytes: splitting pays
+    float[] xs = data(12, 16 * 1024);
+    float[] ys = new float[16 * 1024];
+    KilnSpark.Run computeBound = KilnSpark.run(sc, ShardOps.class, "gaussianSums", 2, KilnSpark.Split.AUTO, 16, 1024, xs, ys);
+    assertTrue(computeBound.sharded(), computeBound.decision());
+    float[] one = new float[16 * 1024];
+    ShardOpsKernels.gaussianSums(16, 1024, xs, one);
+    Agreement.assertSame(one, ys);
+  }
+
+  @Test
+  void misusedCallsNameTheOperatorAndTheArgument() {
+    float[] x = data(11, 10);
+    IllegalArgumentException few = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.ALWAYS, 2, 5, x));
+    assertTrue(few.getMessage().contains("operator 'softmax' takes 4 arguments, 3 given"), few.getMessage());
+    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.ALWAYS, 3, 5, new float[16], new float[15]));
+    assertTrue(ragged.getMessage().contains("argument 'x' has 16 elements, not a whole number of rows of B = 3"), ragged.getMessage());
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.run(sc, ShardOps.class, "nosuch", 2, KilnSpark.Split.ALWAYS));
+    assertTrue(unknown.getMessage().contains("ShardOps has no grid or composite operator 'nosuch'"), unknown.getMessage());
+  }
+}
