@@ -62,13 +62,13 @@ public final class KilnSpark {
         sizes.put(plan.params().get(i).name(), ((Number) args[i]).longValue());
       }
     }
+    if (parts < 1) {
+      throw new IllegalArgumentException("operator '" + operator + "': " + parts + " parts (at least 1)");
+    }
     int rows = sizes.get(plan.dim()).intValue();
     int n = Math.max(1, Math.min(parts, rows));
-    ShardCost cost = ShardCost.of(plan, sizes, n);
-    boolean shard = rows > 0 && n > 1 && (split == Split.ALWAYS || split == Split.AUTO && cost.pays());
-    if (split == Split.ALWAYS && rows > 0 && parts < 1) {
-      throw new IllegalArgumentException("operator '" + operator + "': " + parts + " parts");
-    }
+    ShardCost cost = ShardCost.of(plan, sizes, n, Runtime.getRuntime().availableProcessors(), clusterCores(sc));
+    boolean shard = rows > 0 && (split == Split.ALWAYS || split == Split.AUTO && n > 1 && cost.pays());
     if (!shard) {
       Launcher.call(plan, args);
       String why = split == Split.NEVER ? "splitting turned off" : rows == 0 ? plan.dim() + " is 0"
@@ -91,6 +91,15 @@ public final class KilnSpark {
       throw new IllegalArgumentException("no parts to sum");
     }
     return (float[]) Partials.tree(new ArrayList<>(parts), "+");
+  }
+
+  /**
+   * The cores the parts can run on: Spark's default parallelism, and in local mode no more than this
+   * machine has (its executor threads share the driver's cores).
+   */
+  static int clusterCores(JavaSparkContext sc) {
+    int cores = sc.defaultParallelism();
+    return sc.master().startsWith("local") ? Math.min(cores, Runtime.getRuntime().availableProcessors()) : cores;
   }
 
   private static ShardPlan planForLocalCall(ShardPlan plan, Object[] args) {
