@@ -14,9 +14,9 @@ import java.util.Map;
  * unescaped control characters, comments and text after the value included, is an {@link
  * IllegalArgumentException} naming the offset.
  */
-final class Json {
+public final class Json {
   /** The JSON {@code null}: maps and lists hold no Java null. */
-  static final Object NULL = new Object() {
+  public static final Object NULL = new Object() {
     @Override
     public String toString() {
       return "null";
@@ -30,7 +30,7 @@ final class Json {
     this.text = text;
   }
 
-  static Object parse(String text) {
+  public static Object parse(String text) {
     Json p = new Json(text);
     p.space();
     Object v = p.value();
