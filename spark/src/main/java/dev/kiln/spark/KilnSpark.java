@@ -81,6 +81,34 @@ public final class KilnSpark {
   }
 
   /**
+   * {@code operator} of {@code owner} over a dataset: each block of rows of the split size runs the
+   * launcher on its rows (its split inputs from the block, by parameter name), giving a block of the
+   * same rows of the split outputs. {@code args} holds the other arguments by name: sizes, scalars,
+   * the arrays every block reads whole (sent once per executor), and an {@code @Offset} base (0 when
+   * absent; each block adds its first row). Lazy, like any Spark transformation; rows are the single
+   * call's bits for those rows.
+   *
+   * @throws IllegalArgumentException naming the operator when it cannot be split, has {@code @Reduce}
+   *     outputs ({@link #reduceRows}), or {@code args} lack or have a parameter they should not
+   */
+  public static org.apache.spark.api.java.JavaRDD<RowBlock> mapRows(org.apache.spark.api.java.JavaRDD<RowBlock> blocks,
+      Class<?> owner, String operator, Map<String, Object> args) {
+    return DatasetRuns.map(blocks, DatasetRuns.fixed(blocks, owner, operator, args));
+  }
+
+  /**
+   * The {@code @Reduce} outputs of {@code operator} over a dataset, by parameter name: each block's
+   * partial result from the reduction's identity, combined in a fixed tree within each partition in
+   * block order and then across partitions in partition order, and folded into a copy of the
+   * initial array {@code args} gives for it (none: the combined partials alone). The same bits on
+   * every run of a given partitioning. An action: it runs the job. Output rows are not kept.
+   */
+  public static Map<String, Object> reduceRows(org.apache.spark.api.java.JavaRDD<RowBlock> blocks, Class<?> owner,
+      String operator, Map<String, Object> args) {
+    return DatasetRuns.reduce(blocks, DatasetRuns.fixed(blocks, owner, operator, args));
+  }
+
+  /**
    * The element-wise sum of {@code parts} (arrays of one length) in the fixed pairwise tree of
    * {@link #run}'s reductions: parts 0 and 1, 2 and 3, ..., then the sums of pairs. For a given
    * number of parts the same bits on every run, whatever order the parts finished in: how a
@@ -106,7 +134,7 @@ public final class KilnSpark {
     // an operator without a plan: its launcher is found by name and argument count alone
     List<ShardPlan.Param> params = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
-      params.add(new ShardPlan.Param("arg" + i, ShardPlan.Role.SCALAR, false, null));
+      params.add(new ShardPlan.Param("arg" + i, ShardPlan.Role.SCALAR));
     }
     return new ShardPlan(plan.owner(), plan.operator(), null, params, null, null, null, plan.refusals());
   }

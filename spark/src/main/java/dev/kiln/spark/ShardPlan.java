@@ -22,8 +22,35 @@ public record ShardPlan(String owner, String operator, String dim, List<Param> p
   /** The roles of {@code .shards.json}: see {@code ShardReport.Role} in the processor. */
   public enum Role { SHARD_SIZE, SIZE, SCALAR, OFFSET, ROWS, WHOLE, REDUCE }
 
-  /** A parameter: its role, for arrays whether the operator writes it, and a reduction's operator ({@code + * max min}). */
-  public record Param(String name, Role role, boolean written, String reduce) implements Serializable {}
+  /**
+   * A parameter: its role; for arrays whether the operator writes it, a reduction's operator ({@code
+   * + * max min}), the element type ({@code float}) and the length (of one row for {@code rows}
+   * arrays); null where they do not apply.
+   */
+  public record Param(String name, Role role, boolean written, String reduce, String type, Poly length) implements Serializable {
+    Param(String name, Role role) {
+      this(name, role, false, null, null, null);
+    }
+
+    /** The element class of an array parameter. */
+    Class<?> elementClass() {
+      return switch (type) {
+        case "float" -> float.class;
+        case "double" -> double.class;
+        case "int" -> int.class;
+        case "long" -> long.class;
+        case "short" -> short.class;
+        case "byte" -> byte.class;
+        default -> throw new IllegalStateException("array of " + type);
+      };
+    }
+  }
+
+  /** The parameter named {@code name}. */
+  public Param param(String name) {
+    return params.stream().filter(p -> p.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("operator '" + operator + "' has no parameter '" + name + "'"));
+  }
 
   /** Whether the operator can be split. */
   public boolean shardable() {
@@ -78,7 +105,8 @@ public record ShardPlan(String owner, String operator, String dim, List<Param> p
       Role role = Role.valueOf(p.path("role").asText().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
       String io = p.path("io").asText("");
       params.add(new Param(p.path("name").asText(), role, io.equals("out") || io.equals("reduce"),
-          p.has("reduce") ? p.path("reduce").asText() : null));
+          p.has("reduce") ? p.path("reduce").asText() : null, p.has("type") ? p.path("type").asText() : null,
+          p.has("length") ? Poly.parse(p.path("length").asText()) : null));
     }
     return new ShardPlan(owner, op.path("name").asText(), shard.path("dim").asText(), params,
         Poly.parse(shard.path("rowBytes").asText()), Poly.parse(shard.path("rowWork").asText()),

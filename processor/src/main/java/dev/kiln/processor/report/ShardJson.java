@@ -23,7 +23,7 @@ public final class ShardJson {
         for (ShardReport.Role r : p.params()) {
           w.beginObject().field("name", r.name()).field("role", r.role());
           if (r.io() != null) {
-            w.field("io", r.io());
+            w.field("io", r.io()).field("type", r.type()).field("length", r.length());
           }
           if (r.reduce() != null) {
             w.field("reduce", r.reduce());

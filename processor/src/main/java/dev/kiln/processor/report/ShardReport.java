@@ -26,7 +26,13 @@ public record ShardReport(String owner, List<Operator> operators) {
    * part reads whole), {@code reduce} (a {@code @Reduce} output every part adds into: each part
    * folds into the identity, the parts are combined and folded into the caller's array), with the
    * reduction's operator ({@code + * max min}) for {@code reduce}; for an array, whether the
-   * operator reads it ({@code in}), writes it ({@code out}) or accumulates into it ({@code reduce}).
+   * operator reads it ({@code in}), writes it ({@code out}) or accumulates into it ({@code reduce}),
+   * its element type, and its length: of one row for {@code rows} arrays, of the whole array otherwise.
    */
-  public record Role(String name, String role, String reduce, String io) {}
+  public record Role(String name, String role, String reduce, String io, String type, String length) {
+    /** A scalar parameter's role. */
+    public Role(String name, String role) {
+      this(name, role, null, null, null, null);
+    }
+  }
 }

@@ -136,7 +136,7 @@ public final class Sharding {
         String role = s.name().equals(dim) ? "shard-size"
             : dim.equals(offsets.get(s.name())) ? "offset"
             : s.dim() ? "size" : "scalar";
-        roles.add(new ShardReport.Role(s.name(), role, null, null));
+        roles.add(new ShardReport.Role(s.name(), role));
         continue;
       }
       Param.Array a = (Param.Array) p;
@@ -149,7 +149,8 @@ public final class Sharding {
       ReduceKind kind = reductions.get(a.name());
       roles.add(new ShardReport.Role(a.name(), role == ShardAnalysis.Role.REDUCE ? "reduce" : role.text,
           role == ShardAnalysis.Role.REDUCE && kind != null ? kind.symbol() : null,
-          a.role() == ArrayRole.IN ? "in" : a.role() == ArrayRole.REDUCE ? "reduce" : "out"));
+          a.role() == ArrayRole.IN ? "in" : a.role() == ArrayRole.REDUCE ? "reduce" : "out",
+          a.elementType().javaName(), (role == ShardAnalysis.Role.ROWS ? a.shape().stride(0) : a.shape().length()).toString()));
     }
     return new ShardReport.Plan(dim, roles, rowBytes.toString(), rowWork.toString(), wholeBytes.toString());
   }

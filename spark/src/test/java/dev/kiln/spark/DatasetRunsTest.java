@@ -1,0 +1,135 @@
+package dev.kiln.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.testing.Agreement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Operators over a dataset of row blocks (blocks of 10, 0, 15 and 12 rows in three partitions)
+ * against one launcher call on all 37 rows: rows bit for bit, draws through {@code @Offset} too;
+ * reductions the same bits on every run, integers exact.
+ */
+class DatasetRunsTest {
+  private static JavaSparkContext sc;
+  private static final int B = 37;
+  private static final int N = 65;
+  private static final int[] BLOCKS = {10, 0, 15, 12};
+
+  @BeforeAll
+  static void start() {
+    sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-dataset-test")
+        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
+    sc.setLogLevel("ERROR");
+  }
+
+  @AfterAll
+  static void stop() {
+    sc.stop();
+  }
+
+  private static float[] data(long seed, int n) {
+    SplittableRandom r = new SplittableRandom(seed);
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (float) (r.nextDouble() * 4 - 2);
+    }
+    return x;
+  }
+
+  /** {@code x}'s rows as blocks of {@link #BLOCKS} rows of width {@code n}, in three partitions. */
+  private static JavaRDD<RowBlock> blocks(String name, float[] x, int n) {
+    List<RowBlock> blocks = new ArrayList<>();
+    int first = 0;
+    for (int rows : BLOCKS) {
+      blocks.add(new RowBlock(first, rows, Map.of(name, java.util.Arrays.copyOfRange(x, first * n, (first + rows) * n))));
+      first += rows;
+    }
+    return sc.parallelize(blocks, 3);
+  }
+
+  private static float[] assemble(List<RowBlock> blocks, String name, int n) {
+    float[] out = new float[B * n];
+    List<RowBlock> sorted = new ArrayList<>(blocks);
+    sorted.sort(Comparator.comparingLong(RowBlock::first));
+    for (RowBlock b : sorted) {
+      float[] rows = (float[]) b.array(name);
+      System.arraycopy(rows, 0, out, (int) b.first() * n, rows.length);
+    }
+    return out;
+  }
+
+  @Test
+  void rowsOfADatasetAreTheSingleCallsBits() {
+    float[] x = data(1, B * N);
+    float[] gamma = data(2, N);
+    float[] beta = data(3, N);
+    float[] one = new float[B * N];
+    ShardOpsKernels.softmaxScaled(B, N, x, gamma, beta, one);
+    List<RowBlock> out = KilnSpark.mapRows(blocks("x", x, N), ShardOps.class, "softmaxScaled",
+        Map.of("N", N, "gamma", gamma, "beta", beta)).collect();
+    Agreement.assertSame(one, assemble(out, "y", N));
+
+    ShardOpsKernels.dropout(B, N, 9, 100, x, one);
+    List<RowBlock> dropped = KilnSpark.mapRows(blocks("x", x, N), ShardOps.class, "dropout",
+        Map.of("N", N, "seed", 9, "row0", 100)).collect();
+    Agreement.assertSame(one, assemble(dropped, "y", N));
+  }
+
+  @Test
+  void reductionsOfADatasetAreTheSameOnEveryRun() {
+    float[] x = data(4, B * N);
+    float[] initial = data(5, N);
+    float[] one = initial.clone();
+    ShardOpsKernels.columnSums(B, N, x, one);
+    Map<String, Object> sums = KilnSpark.reduceRows(blocks("x", x, N), ShardOps.class, "columnSums", Map.of("K", N, "s", initial));
+    Agreement.assertClose(one, (float[]) sums.get("s"), 1e-5, 1e-5);
+    Map<String, Object> again = KilnSpark.reduceRows(blocks("x", x, N), ShardOps.class, "columnSums", Map.of("K", N, "s", initial));
+    Agreement.assertSame((float[]) sums.get("s"), (float[]) again.get("s"));
+
+    int[] count = {0};
+    float[] largest = {Float.NEGATIVE_INFINITY};
+    ShardOpsKernels.countAndMax(B * N, x, 0.25f, count, largest);
+    List<RowBlock> elements = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      int from = B * N * i / 4;
+      int to = B * N * (i + 1) / 4;
+      elements.add(new RowBlock(from, to - from, Map.of("x", java.util.Arrays.copyOfRange(x, from, to))));
+    }
+    Map<String, Object> counted = KilnSpark.reduceRows(sc.parallelize(elements, 2), ShardOps.class, "countAndMax",
+        Map.of("t", 0.25f, "count", new int[] {0}, "largest", new float[] {Float.NEGATIVE_INFINITY}));
+    assertArrayEquals(count, (int[]) counted.get("count"));
+    Agreement.assertSame(largest, (float[]) counted.get("largest"));
+  }
+
+  @Test
+  void misusedDatasetCallsNameTheOperatorAndTheParameter() {
+    JavaRDD<RowBlock> blocks = blocks("x", data(6, B * N), N);
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.mapRows(blocks, ShardOps.class, "softmaxScaled", Map.of("N", N)));
+    assertTrue(missing.getMessage().contains("operator 'softmaxScaled': no argument 'gamma'"), missing.getMessage());
+    IllegalArgumentException reduce = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.mapRows(blocks, ShardOps.class, "columnSums", Map.of("K", N)));
+    assertTrue(reduce.getMessage().contains("has the @Reduce output 's', which no block owns: use KilnSpark.reduceRows"),
+        reduce.getMessage());
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.mapRows(blocks, ShardOps.class, "softmax", Map.of("N", N, "z", 1)));
+    assertTrue(unknown.getMessage().contains("operator 'softmax' has no parameter 'z'"), unknown.getMessage());
+    IllegalArgumentException unsplittable = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.mapRows(blocks, ShardOps.class, "runningSum", Map.of()));
+    assertTrue(unsplittable.getMessage().contains("operator 'runningSum' cannot be split: B: it uses B as a value"),
+        unsplittable.getMessage());
+  }
+}
