@@ -35,7 +35,7 @@ final class DatasetRuns {
         case OFFSET -> scalars.put(p.name(), a == null ? 0 : a);
         case SIZE, SCALAR -> scalars.put(p.name(), require(operator, p, a));
         case WHOLE -> whole.put(p.name(), require(operator, p, a));
-        case REDUCE -> scalars.put(p.name(), a);
+        case REDUCE, SUM -> scalars.put(p.name(), a);
       }
     }
     for (String name : args.keySet()) {
@@ -76,6 +76,10 @@ final class DatasetRuns {
           call[i] = Partials.identity(like, p.reduce());
           out.put(p.name(), call[i]);
         }
+        case SUM -> {
+          call[i] = Array.newInstance(p.elementClass(), (int) p.length().at(sizes));
+          out.put(p.name(), call[i]);
+        }
         case ROWS -> {
           Object given = block.array(p.name());
           if (!p.written()) {
@@ -102,16 +106,17 @@ final class DatasetRuns {
 
   static JavaRDD<RowBlock> map(JavaRDD<RowBlock> blocks, Fixed fixed) {
     for (ShardPlan.Param p : fixed.plan().params()) {
-      if (p.role() == ShardPlan.Role.REDUCE) {
-        throw new IllegalArgumentException("operator '" + fixed.plan().operator() + "' has the @Reduce output '" + p.name()
-            + "', which no block owns: use KilnSpark.reduceRows");
+      if (p.role() == ShardPlan.Role.REDUCE || p.role() == ShardPlan.Role.SUM) {
+        throw new IllegalArgumentException("operator '" + fixed.plan().operator() + "' has the output '" + p.name()
+            + "', reduced over the rows, which no block owns: use KilnSpark.reduceRows");
       }
     }
     return blocks.map(block -> new RowBlock(block.first(), block.rows(), run(fixed, block)));
   }
 
   static Map<String, Object> reduce(JavaRDD<RowBlock> blocks, Fixed fixed) {
-    List<ShardPlan.Param> reduced = fixed.plan().params().stream().filter(p -> p.role() == ShardPlan.Role.REDUCE).toList();
+    List<ShardPlan.Param> reduced = fixed.plan().params().stream()
+        .filter(p -> p.role() == ShardPlan.Role.REDUCE || p.role() == ShardPlan.Role.SUM).toList();
     if (reduced.isEmpty()) {
       throw new IllegalArgumentException("operator '" + fixed.plan().operator() + "' has no @Reduce output: use KilnSpark.mapRows");
     }
@@ -134,7 +139,7 @@ final class DatasetRuns {
     Map<String, Object> result = new HashMap<>();
     for (ShardPlan.Param p : reduced) {
       Object initial = fixed.args().get(p.name());
-      if (initial == null) {
+      if (initial == null || p.role() == ShardPlan.Role.SUM) {
         result.put(p.name(), total.get(p.name()));
         continue;
       }

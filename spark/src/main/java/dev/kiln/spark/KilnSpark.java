@@ -21,7 +21,9 @@ import org.apache.spark.broadcast.Broadcast;
  * number of rows and, for an {@code @Offset} parameter, the part's first row added, then writes
  * each part's rows back into the caller's arrays in place. {@code @Reduce} outputs not split along
  * the size get each part's partial result, started from the reduction's identity, combined in a
- * fixed tree in part order ({@link Partials}) and folded into the caller's array.
+ * fixed tree in part order ({@link Partials}) and folded into the caller's array; an output the
+ * operator writes with a sum over the split size (a column sum, a weight gradient) gets each part's
+ * sum over its rows, added in the same tree, the total replacing the caller's array.
  *
  * <p>Maps and row kernels give exactly the single call's bits (a row's work is the same whatever
  * rows run beside it); reductions add their terms in another order (within the reduction's usual
@@ -147,7 +149,8 @@ public final class KilnSpark {
     for (int i = 0; i < args.length; i++) {
       ShardPlan.Param p = plan.params().get(i);
       boolean array = args[i] != null && args[i].getClass().isArray();
-      boolean wantsArray = p.role() == ShardPlan.Role.ROWS || p.role() == ShardPlan.Role.WHOLE || p.role() == ShardPlan.Role.REDUCE;
+      boolean wantsArray = p.role() == ShardPlan.Role.ROWS || p.role() == ShardPlan.Role.WHOLE || p.role() == ShardPlan.Role.REDUCE
+          || p.role() == ShardPlan.Role.SUM;
       if (args[i] == null || array != wantsArray) {
         throw new IllegalArgumentException("operator '" + plan.operator() + "': argument '" + p.name() + "' must be "
             + (wantsArray ? "an array" : "a number") + ", got " + (args[i] == null ? "null" : args[i].getClass().getSimpleName()));
@@ -189,6 +192,7 @@ public final class KilnSpark {
             own[i] = slice;
           }
           case REDUCE -> own[i] = Partials.identity(args[i], param.reduce());
+          case SUM -> own[i] = Array.newInstance(args[i].getClass().getComponentType(), Array.getLength(args[i]));
           case WHOLE -> own[i] = null;
         }
       }
@@ -205,12 +209,17 @@ public final class KilnSpark {
           Part part = parts.get(r.index());
           System.arraycopy(r.written()[i], 0, args[i], part.first() * per, part.rows() * per);
         }
-      } else if (param.role() == ShardPlan.Role.REDUCE) {
+      } else if (param.role() == ShardPlan.Role.REDUCE || param.role() == ShardPlan.Role.SUM) {
         List<Object> partials = new ArrayList<>();
         for (Result r : results) {
           partials.add(r.written()[i]);
         }
-        Partials.foldInto(args[i], Partials.tree(partials, param.reduce()), param.reduce());
+        Object total = Partials.tree(partials, param.reduce());
+        if (param.role() == ShardPlan.Role.REDUCE) {
+          Partials.foldInto(args[i], total, param.reduce());
+        } else {
+          System.arraycopy(total, 0, args[i], 0, Array.getLength(args[i]));
+        }
       }
     }
   }
@@ -228,7 +237,8 @@ public final class KilnSpark {
     Object[] written = new Object[call.length];
     for (int i = 0; i < call.length; i++) {
       ShardPlan.Param param = plan.params().get(i);
-      if (param.written() && (param.role() == ShardPlan.Role.ROWS || param.role() == ShardPlan.Role.REDUCE)) {
+      if (param.written() && (param.role() == ShardPlan.Role.ROWS || param.role() == ShardPlan.Role.REDUCE
+          || param.role() == ShardPlan.Role.SUM)) {
         written[i] = call[i];
       }
     }

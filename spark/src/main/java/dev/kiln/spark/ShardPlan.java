@@ -20,7 +20,7 @@ import java.util.Map;
 public record ShardPlan(String owner, String operator, String dim, List<Param> params, Poly rowBytes, Poly rowWork,
     Poly wholeBytes, List<String> refusals) implements Serializable {
   /** The roles of {@code .shards.json}: see {@code ShardReport.Role} in the processor. */
-  public enum Role { SHARD_SIZE, SIZE, SCALAR, OFFSET, ROWS, WHOLE, REDUCE }
+  public enum Role { SHARD_SIZE, SIZE, SCALAR, OFFSET, ROWS, WHOLE, REDUCE, SUM }
 
   /**
    * A parameter: its role; for arrays whether the operator writes it, a reduction's operator ({@code

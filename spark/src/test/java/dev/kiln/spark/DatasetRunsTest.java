@@ -122,7 +122,7 @@ class DatasetRunsTest {
     assertTrue(missing.getMessage().contains("operator 'softmaxScaled': no argument 'gamma'"), missing.getMessage());
     IllegalArgumentException reduce = assertThrows(IllegalArgumentException.class,
         () -> KilnSpark.mapRows(blocks, ShardOps.class, "columnSums", Map.of("K", N)));
-    assertTrue(reduce.getMessage().contains("has the @Reduce output 's', which no block owns: use KilnSpark.reduceRows"),
+    assertTrue(reduce.getMessage().contains("has the output 's', reduced over the rows, which no block owns: use KilnSpark.reduceRows"),
         reduce.getMessage());
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
         () -> KilnSpark.mapRows(blocks, ShardOps.class, "softmax", Map.of("N", N, "z", 1)));

@@ -133,7 +133,35 @@ class KilnSparkTest {
     assertNull(running.dim());
     assertEquals(java.util.List.of("B: it uses B as a value"), running.refusals());
     ShardPlan grad = ShardPlan.of(ShardOps.class, "scaleShiftGrad");
-    assertFalse(grad.shardable(), "dgamma sums over B: each part would write all of it");
+    assertEquals("B", grad.dim());
+    assertEquals(ShardPlan.Role.SUM, grad.param("dgamma").role(), "dgamma sums over B");
+    assertEquals(ShardPlan.Role.ROWS, grad.param("dx").role());
+  }
+
+  @ParameterizedTest(name = "{0} parts")
+  @ValueSource(ints = {1, 2, 5})
+  void sumsOverTheSplitSizeAddTheParts(int parts) {
+    float[] x = data(13, B * N);
+    float[] one = new float[N];
+    ShardOpsKernels.columnTotals(B, N, x, one);
+    float[] split = data(14, N); // overwritten, as the operator overwrites it
+    KilnSpark.run(sc, ShardOps.class, "columnTotals", parts, KilnSpark.Split.ALWAYS, B, N, x, split);
+    Agreement.assertClose(one, split, 1e-5, 1e-5);
+
+    float[] gamma = data(15, N);
+    float[] beta = data(16, N);
+    float[] y = new float[B * N];
+    ShardOpsKernels.scaleShift(B, N, x, gamma, beta, y);
+    float[] dy = data(17, B * N);
+    float[][] whole = {new float[B * N], new float[N], new float[N]};
+    ShardOpsKernels.scaleShiftGrad(B, N, x, gamma, beta, y, dy, whole[0], whole[1], whole[2]);
+    float[][] parted = {new float[B * N], new float[N], new float[N]};
+    KilnSpark.run(sc, ShardOps.class, "scaleShiftGrad", parts, KilnSpark.Split.ALWAYS, B, N, x, gamma, beta, y, dy,
+        parted[0], parted[1], parted[2]);
+    Agreement.assertSame(whole[0], parted[0]);
+    for (int i = 1; i < 3; i++) {
+      Agreement.assertClose(whole[i], parted[i], 1e-5, 1e-5);
+    }
   }
 
   @Test

@@ -92,6 +92,18 @@ public final class ShardOps {
     }
   }
 
+  /** Column totals written as a loop over the rows: a sum over B that each part computes over its rows. */
+  @Operator
+  public static void columnTotals(@Dim int B, @Dim int K, @Shape("B, K") float[] x, @Out @Shape("K") float[] s) {
+    for (@Parallel int k = 0; k < K; k++) {
+      float t = 0f;
+      for (int b = 0; b < B; b++) {
+        t += x[b * K + k];
+      }
+      s[k] = t;
+    }
+  }
+
   /** A running sum down the rows: each row needs every row before it, so it cannot be split along B. */
   @Operator
   public static void runningSum(@Dim int B, @Shape("B") float[] x, @Out @Shape("B") float[] y) {

@@ -24,8 +24,10 @@ public record ShardReport(String owner, List<Operator> operators) {
    * size}, {@code scalar}, {@code offset} (the first row of the part, added to the caller's value),
    * {@code rows} (sliced: each part reads and writes only its rows), {@code whole} (an input every
    * part reads whole), {@code reduce} (a {@code @Reduce} output every part adds into: each part
-   * folds into the identity, the parts are combined and folded into the caller's array), with the
-   * reduction's operator ({@code + * max min}) for {@code reduce}; for an array, whether the
+   * folds into the identity, the parts are combined and folded into the caller's array), {@code sum}
+   * (an output the operator writes with a sum over the split size: each part writes its rows' sums,
+   * the parts are added and the total replaces the caller's array), with the reduction's operator
+   * ({@code + * max min}) for {@code reduce} and {@code sum}; for an array, whether the
    * operator reads it ({@code in}), writes it ({@code out}) or accumulates into it ({@code reduce}),
    * its element type, and its length: of one row for {@code rows} arrays, of the whole array otherwise.
    */

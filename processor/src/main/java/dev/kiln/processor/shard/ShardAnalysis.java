@@ -43,15 +43,20 @@ import java.util.stream.Collectors;
  *       computed from a global row index ({@code KRandom}'s draws) are the same under any split.
  * </ul>
  *
- * A kernel without a loop over {@code D} (in a composite's plan) is run whole by every part:
- * allowed when it touches no array that {@code D} sizes and does not use {@code D}.
+ * A kernel without a {@code @Parallel} loop over {@code D} may instead sum over it: a sequential
+ * loop over all of {@code D} ({@code for (int b = 0; b < B; b++)}, at the top of the worker) whose
+ * carried values are sums from 0 of terms reading rows {@code b} only, each result stored as it is
+ * into an array {@code D} does not size ({@code sum}: a column sum, a weight gradient); each part
+ * then writes its rows' sums, and the parts are added. A kernel with neither (in a composite's
+ * plan) is run whole by every part: allowed when it touches no array that {@code D} sizes and does
+ * not use {@code D}.
  */
 final class ShardAnalysis {
   private ShardAnalysis() {}
 
   /** An array's role in a split kernel. */
   enum Role {
-    ROWS("rows"), WHOLE("whole"), REDUCE("reduce"), WRITTEN_WHOLE("written whole");
+    ROWS("rows"), WHOLE("whole"), REDUCE("reduce"), SUM("sum"), WRITTEN_WHOLE("written whole");
 
     final String text;
 
@@ -85,6 +90,7 @@ final class ShardAnalysis {
       }
     }
     String v = along == null ? null : along.var().name();
+    Set<String> dimSet = Set.of(dim);
     Map<String, RowAccess.Range> ranges = new HashMap<>();
     Poly perRow = Poly.ONE;
     for (GridDim g : op.grid()) {
@@ -94,7 +100,7 @@ final class ShardAnalysis {
       }
     }
     Walk walk = new Walk(v, dim, offsets, dims);
-    walk.statements(op.body(), ranges);
+    walk.statements(op.body(), ranges, along == null);
     if (walk.refusal != null) {
       return Verdict.refused(walk.refusal);
     }
@@ -107,16 +113,16 @@ final class ShardAnalysis {
       List<Access> accesses = walk.accesses.getOrDefault(a.name(), List.of());
       boolean sized = a.shape().extents().stream().anyMatch(e -> e.symbols().contains(dim));
       if (sized) {
-        if (along == null) {
-          return Verdict.refused("it runs no @Parallel loop over " + dim + " but uses '" + a.name() + "', which " + dim + " sizes");
-        }
         List<Poly> extents = a.shape().extents();
         if (!extents.get(0).equals(Poly.symbol(dim)) || extents.subList(1, extents.size()).stream().anyMatch(e -> e.symbols().contains(dim))) {
           return Verdict.refused("'" + a.name() + "' has shape " + a.shape() + ", where " + dim + " is not the leading extent alone");
         }
         Poly rowLength = a.shape().stride(0);
         for (Access x : accesses) {
-          String why = RowAccess.check(x.index(), v, rowLength, dim, x.ranges(), dims);
+          if (x.row() == null) {
+            return Verdict.refused("it uses '" + a.name() + "', which " + dim + " sizes, outside a loop over " + dim);
+          }
+          String why = RowAccess.check(x.index(), x.row(), rowLength, dim, x.ranges(), dims);
           if (why != null) {
             return Verdict.refused("'" + a.name() + "' is accessed at " + why);
           }
@@ -125,8 +131,8 @@ final class ShardAnalysis {
         continue;
       }
       for (Access x : accesses) {
-        if (v != null && usesVariable(x.index(), v)) {
-          return Verdict.refused("'" + a.name() + "' is not sized by " + dim + " but its index uses '" + along.var().sourceName() + "'");
+        if (x.row() != null && usesVariable(x.index(), x.row())) {
+          return Verdict.refused("'" + a.name() + "' is not sized by " + dim + " but its index uses the row index");
         }
         if (mentions(x.index(), dim)) {
           return Verdict.refused("'" + a.name() + "' is indexed with " + dim + " itself");
@@ -139,7 +145,14 @@ final class ShardAnalysis {
           walk.reductions.getOrDefault(a.name(), List.of()).forEach(k -> reductions.put(a.name(), k));
         }
         default -> {
-          if (along != null) {
+          if (walk.sumStores.contains(a.name())) {
+            if (walk.otherStores.contains(a.name())) {
+              return Verdict.refused("'" + a.name() + "' is written both with a sum over " + dim + " and otherwise");
+            }
+            roles.put(a.name(), Role.SUM);
+            continue;
+          }
+          if (along != null || !walk.sumStores.isEmpty()) {
             return Verdict.refused("every part would write all of '" + a.name() + "', which " + dim + " does not size");
           }
           roles.put(a.name(), Role.WRITTEN_WHOLE);
@@ -147,11 +160,15 @@ final class ShardAnalysis {
       }
     }
     Poly rowWork = walk.work.multiply(perRow);
-    return new Verdict(roles, reductions, rowWork, along != null, null);
+    return new Verdict(roles, reductions, rowWork, along != null || !walk.sumStores.isEmpty(), null);
   }
 
-  /** An access to an array at {@code index}, with the ranges of the loop variables around it. */
-  record Access(Expr index, Map<String, RowAccess.Range> ranges) {}
+  /**
+   * An access to an array at {@code index}, with the ranges of the loop variables around it, and
+   * the variable that walks the rows of {@code D} there (the {@code @Parallel} one, or a loop's that
+   * sums over {@code D}; null outside both).
+   */
+  record Access(Expr index, Map<String, RowAccess.Range> ranges, String row) {}
 
   /** Collects accesses and operation counts, and refuses uses of {@code v} or {@code D} as values. */
   private static final class Walk {
@@ -161,6 +178,12 @@ final class ShardAnalysis {
     final Set<String> dims;
     final Map<String, List<Access>> accesses = new HashMap<>();
     final Map<String, List<ReduceKind>> reductions = new HashMap<>();
+    /** The variable walking the rows where the walk is (the @Parallel one, or a summing loop's). */
+    String row;
+    /** The results of loops that sum over D; where they are stored. */
+    final Set<String> sumResults = new java.util.HashSet<>();
+    final Set<String> sumStores = new java.util.HashSet<>();
+    final Set<String> otherStores = new java.util.HashSet<>();
     Poly work = Poly.ZERO;
     String refusal;
 
@@ -169,14 +192,21 @@ final class ShardAnalysis {
       this.dim = dim;
       this.offsets = offsets;
       this.dims = dims;
+      this.row = v;
     }
 
     /** Walks {@code body}, adding its operations (a loop's times its trip count, where known) to {@link #work}. */
-    void statements(List<Stmt> body, Map<String, RowAccess.Range> ranges) {
+    void statements(List<Stmt> body, Map<String, RowAccess.Range> ranges, boolean top) {
       for (Stmt s : body) {
         if (s instanceof Stmt.Store st) {
           access(st.array().name(), st.index(), ranges);
-          values(ranges, st.value(), st.guard());
+          if (st.value() instanceof Expr.Var r && sumResults.contains(r.name())) {
+            sumStores.add(st.array().name());
+            values(ranges, st.guard());
+          } else {
+            otherStores.add(st.array().name());
+            values(ranges, st.value(), st.guard());
+          }
           indexLoads(st.index(), ranges);
         } else if (s instanceof Stmt.Accumulate a) {
           access(a.array().name(), a.index(), ranges);
@@ -185,6 +215,10 @@ final class ShardAnalysis {
           indexLoads(a.index(), ranges);
         } else {
           Stmt.Loop l = (Stmt.Loop) s;
+          if (top && v == null && sumsOverDim(l)) {
+            summingLoop(l, ranges);
+            continue;
+          }
           values(ranges, l.lo(), l.hi(), l.guard());
           l.carried().forEach(c -> values(ranges, c.init()));
           Map<String, RowAccess.Range> inner = new HashMap<>(ranges);
@@ -201,14 +235,75 @@ final class ShardAnalysis {
           Poly outer = work;
           work = Poly.ZERO;
           l.carried().forEach(c -> values(inner, c.next()));
-          statements(l.body(), inner);
+          statements(l.body(), inner, false);
           work = outer.add(work.multiply(trips));
         }
       }
     }
 
     private void access(String array, Expr index, Map<String, RowAccess.Range> ranges) {
-      accesses.computeIfAbsent(array, k -> new ArrayList<>()).add(new Access(index, ranges));
+      accesses.computeIfAbsent(array, k -> new ArrayList<>()).add(new Access(index, ranges, row));
+    }
+
+    /** {@code for (b = 0; b < D; b++)} unguarded, its carried values sums from 0: {@code next = phi + term}, phi used there only. */
+    private boolean sumsOverDim(Stmt.Loop l) {
+      if (!(l.lo() instanceof Expr.Const lo && lo.integralValue() == 0) || l.step() != 1
+          || !(l.hi() instanceof Expr.ScalarRef hi && hi.param().name().equals(dim))
+          || !(l.guard() instanceof Expr.Const g && g.isTrue()) || l.carried().isEmpty()) {
+        return false;
+      }
+      if (!StmtWalk.writtenArrays(l.body()).isEmpty()) {
+        return false;
+      }
+      List<Expr> roots = new ArrayList<>();
+      for (Stmt inner : l.body()) {
+        roots.addAll(StmtWalk.exprs(inner));
+      }
+      for (Stmt.Carried c : l.carried()) {
+        if (!(c.init() instanceof Expr.Const zero) || zero.type() == ScalarType.BOOL
+            || (zero.type().isFloating() ? zero.floatingValue() != 0 : zero.integralValue() != 0)) {
+          return false;
+        }
+        if (!(c.next() instanceof Expr.Binary add && add.op() == BinaryOp.ADD
+            && (add.left() == c.phi()) != (add.right() == c.phi()))) {
+          return false;
+        }
+        roots.add(c.next());
+      }
+      // each phi is an operand of its own next only
+      for (Stmt.Carried c : l.carried()) {
+        int parents = 0;
+        for (Expr node : StmtWalk.nodes(roots)) {
+          for (Expr o : node.operands()) {
+            if (o == c.phi()) {
+              parents += node == c.next() ? 1 : 2;
+            }
+          }
+        }
+        if (parents != 1) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** A loop that sums over D: its body walks row {@code b}; its results may only be stored. */
+    private void summingLoop(Stmt.Loop l, Map<String, RowAccess.Range> ranges) {
+      Map<String, RowAccess.Range> inner = new HashMap<>(ranges);
+      inner.put(l.index().name(), new RowAccess.Range(Poly.ZERO, Poly.symbol(dim).subtract(Poly.ONE)));
+      String outerRow = row;
+      row = l.index().name();
+      Poly outer = work;
+      work = Poly.ZERO;
+      for (Stmt.Carried c : l.carried()) {
+        Expr.Binary add = (Expr.Binary) c.next();
+        values(inner, add.left() == c.phi() ? add.right() : add.left());
+      }
+      statements(l.body(), inner, false);
+      // per row of D: the body once
+      work = outer.add(work);
+      row = outerRow;
+      l.carried().forEach(c -> sumResults.add(c.result().name()));
     }
 
     /** The loads inside an index (a gather's index read from an array) are accesses too. */
@@ -240,7 +335,10 @@ final class ShardAnalysis {
       if (e instanceof Expr.Binary b && b.op() == BinaryOp.ADD && offsetPlusRow(b.left(), b.right())) {
         return;
       }
-      if (v != null && e instanceof Expr.Var var && var.name().equals(v) && refusal == null) {
+      if (e instanceof Expr.Var sum && sumResults.contains(sum.name()) && refusal == null) {
+        refusal = "it uses the sum over " + dim + " '" + sum.sourceName() + "' other than by storing it";
+      }
+      if (row != null && e instanceof Expr.Var var && var.name().equals(row) && refusal == null) {
         refusal = "it uses the row index '" + var.sourceName() + "' as a value (add an @Offset(\"" + dim
             + "\") parameter to it where a value must depend on the global row)";
       }
@@ -251,9 +349,9 @@ final class ShardAnalysis {
     }
 
     private boolean offsetPlusRow(Expr a, Expr b) {
-      return v != null
-          && (a instanceof Expr.ScalarRef s && offsets.contains(s.param().name()) && b instanceof Expr.Var x && x.name().equals(v)
-              || b instanceof Expr.ScalarRef s2 && offsets.contains(s2.param().name()) && a instanceof Expr.Var y && y.name().equals(v));
+      return row != null
+          && (a instanceof Expr.ScalarRef s && offsets.contains(s.param().name()) && b instanceof Expr.Var x && x.name().equals(row)
+              || b instanceof Expr.ScalarRef s2 && offsets.contains(s2.param().name()) && a instanceof Expr.Var y && y.name().equals(row));
     }
   }
 

@@ -83,7 +83,7 @@ public final class Sharding {
       for (Map.Entry<String, ShardAnalysis.Role> e : roles.entrySet()) {
         String name = e.getKey();
         ShardAnalysis.Role role = e.getValue();
-        if (role == ShardAnalysis.Role.REDUCE) {
+        if (role == ShardAnalysis.Role.REDUCE || role == ShardAnalysis.Role.SUM && !params.contains(name)) {
           refusals.add(dim + ": '" + name + "' is reduced over " + dim + " inside the composite");
           continue dims;
         }
@@ -148,7 +148,7 @@ public final class Sharding {
       }
       ReduceKind kind = reductions.get(a.name());
       roles.add(new ShardReport.Role(a.name(), role == ShardAnalysis.Role.REDUCE ? "reduce" : role.text,
-          role == ShardAnalysis.Role.REDUCE && kind != null ? kind.symbol() : null,
+          role == ShardAnalysis.Role.REDUCE && kind != null ? kind.symbol() : role == ShardAnalysis.Role.SUM ? "+" : null,
           a.role() == ArrayRole.IN ? "in" : a.role() == ArrayRole.REDUCE ? "reduce" : "out",
           a.elementType().javaName(), (role == ShardAnalysis.Role.ROWS ? a.shape().stride(0) : a.shape().length()).toString()));
     }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  * The shard pass's proofs put to the test: every operator of the suite that its {@code
  * <Class>.shards.json} says can be split is run on the CPU in 2 and 3 parts along that size, each
  * part its generated launcher on its slices of the {@code rows} arrays (the {@code whole} ones
- * whole, {@code @Reduce} ones from the identity, {@code @Offset} ones plus the part's first row),
+ * whole, {@code @Reduce} ones from the identity, {@code @Offset} ones plus the part's first row,
+ * sums over the split size from fresh arrays, added),
  * the way {@code kiln-spark} runs it, and compared with one call of the launcher on all rows: the
  * rows bit for bit, the reductions within the suite's tolerance. A plan that splits an operator
  * whose rows depend on each other fails here.
@@ -132,6 +133,7 @@ class ShardedRunsTest {
             call[i] = slice;
           }
           case "reduce" -> call[i] = identity(args[i], (String) cast(roles.get(i)).get("reduce"));
+          case "sum" -> call[i] = Array.newInstance(args[i].getClass().getComponentType(), Array.getLength(args[i]));
           default -> call[i] = split[i];
         }
       }
@@ -147,8 +149,11 @@ class ShardedRunsTest {
     for (int i = 0; i < args.length; i++) {
       Map<String, Object> role = cast(roles.get(i));
       String what = owner.getSimpleName() + "." + op.getName() + "." + params[i].getName() + " (" + role.get("role") + ")";
-      if ("reduce".equals(role.get("role"))) {
+      if ("reduce".equals(role.get("role")) || "sum".equals(role.get("role"))) {
         String kind = (String) role.get("reduce");
+        if ("sum".equals(role.get("role"))) {
+          split[i] = identity(args[i], kind); // the operator writes the sum: the caller's content goes
+        }
         for (Object[] call : partials) {
           fold(split[i], call[i], kind);
         }
