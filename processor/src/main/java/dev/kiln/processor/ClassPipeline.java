@@ -398,7 +398,10 @@ final class ClassPipeline {
         }
         Map<String, String> gemmLeaves = new HashMap<>();
         contractions.forEach(c -> gemmLeaves.put(c.op().name(), c.reason()));
-        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf, gemmLeaves);
+        Map<String, ShardReport.Operator> shardsByName = new HashMap<>();
+        shards.forEach(op -> shardsByName.put(op.name(), op));
+        FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf, gemmLeaves)
+            .withShards(shardsByName);
         step.write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
         step.write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
       }

@@ -10,17 +10,22 @@ import java.util.Objects;
 final class CompositeSection {
   private final Markup out;
   private final Composite composite;
+  private final ShardReport.Operator shard;
   private final String anchor;
 
-  private CompositeSection(Markup out, Composite composite, String anchor) {
+  private CompositeSection(Markup out, Composite composite, ShardReport.Operator shard, String anchor) {
     this.out = out;
     this.composite = composite;
+    this.shard = shard;
     this.anchor = anchor;
   }
 
-  /** @param anchor the section's element id, unique in the page; also prefixes the ids inside */
-  static void write(Markup out, Composite composite, String anchor) {
-    new CompositeSection(out, composite, anchor).section();
+  /**
+   * @param shard the composite's shard plan, or null
+   * @param anchor the section's element id, unique in the page; also prefixes the ids inside
+   */
+  static void write(Markup out, Composite composite, ShardReport.Operator shard, String anchor) {
+    new CompositeSection(out, composite, shard, anchor).section();
   }
 
   private void section() {
@@ -53,6 +58,11 @@ final class CompositeSection {
     row("Kernels", s.calls() + " \u2192 " + s.kernels() + " (one per call without fusion \u2192 after fusion)");
     row("Temporaries", s.temporaries() + ": " + s.allocatedTemporaries() + " allocated, " + s.elidedTemporaries() + " elided");
     row("Edges", s.fusedEdges() + " fused, " + s.materialisedEdges() + " materialised");
+    if (shard != null) {
+      row("Sharding", shard.plan() != null
+          ? "splits along " + shard.plan().dim() + " (each part its rows: kiln-spark)"
+          : "does not split: " + String.join("; ", shard.refusals()));
+    }
     out.close("table").newline();
   }
 

@@ -8,10 +8,21 @@ import java.util.List;
  * this model.
  *
  * @param owner the annotated class's qualified name
+ * @param shards per composite, the size it can be split along or why not (the {@code shard} pass)
  */
-public record FusionReport(String owner, List<Composite> operators) {
+public record FusionReport(String owner, List<Composite> operators, java.util.Map<String, ShardReport.Operator> shards) {
   public FusionReport {
     operators = List.copyOf(operators);
+    shards = java.util.Map.copyOf(shards);
+  }
+
+  public FusionReport(String owner, List<Composite> operators) {
+    this(owner, operators, java.util.Map.of());
+  }
+
+  /** This report with each composite's shard plan (by composite name), which the JSON and the page show. */
+  public FusionReport withShards(java.util.Map<String, ShardReport.Operator> byName) {
+    return new FusionReport(owner, operators, byName);
   }
 
   /**

@@ -77,7 +77,7 @@ public final class ReportHtml {
               + " instead of readable ones (\u2202x, part 1; adjoint of softmax)")
           .close("label").newline();
       for (int i = 0; i < report.operators().size(); i++) {
-        CompositeSection.write(out, report.operators().get(i), "op-" + i);
+        CompositeSection.write(out, report.operators().get(i), report.shards().get(report.operators().get(i).name()), "op-" + i);
       }
     }
     out.element("p", "Written by the Kiln annotation processor.", "class", "muted").newline();

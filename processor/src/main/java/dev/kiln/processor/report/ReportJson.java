@@ -30,12 +30,15 @@ public final class ReportJson {
   public static final int VERSION = 1;
 
   private final JsonWriter json = new JsonWriter();
+  private final FusionReport report;
 
-  private ReportJson() {}
+  private ReportJson(FusionReport report) {
+    this.report = report;
+  }
 
   /** The report as JSON text, ending with a newline. */
   public static String write(FusionReport report) {
-    ReportJson w = new ReportJson();
+    ReportJson w = new ReportJson(report);
     w.json.beginObject()
         .field("version", VERSION)
         .field("owner", report.owner())
@@ -68,6 +71,14 @@ public final class ReportJson {
         .field("callCount", s.calls())
         .field("temporaryCount", s.temporaries())
         .field("allocatedTemporaryCount", s.allocatedTemporaries());
+    ShardReport.Operator shard = report.shards().get(c.name());
+    if (shard != null) {
+      json.beginObject("shard");
+      if (shard.plan() != null) {
+        json.field("dim", shard.plan().dim());
+      }
+      json.field("refusals", shard.refusals()).endObject();
+    }
     json.beginArray("calls");
     for (CallNode call : c.calls()) {
       json.beginObject()

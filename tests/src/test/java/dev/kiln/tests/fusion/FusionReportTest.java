@@ -31,6 +31,27 @@ class FusionReportTest {
     return Expectations.ALL;
   }
 
+  /** Each composite's entry says whether it splits, and along which size, as {@code <Class>.shards.json} does. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("owners")
+  void reportSaysHowEachCompositeSplits(Class<?> owner) {
+    Map<String, Object> plans = new java.util.HashMap<>();
+    for (Object o : list(map(Json.parse(FusionResources.text(owner, ".shards.json")), "shards.json"), "operators")) {
+      Map<String, Object> op = map(o, "a shard plan");
+      plans.put(string(op, "name"), op.get("shard"));
+    }
+    for (Object o : list(FusionResources.report(owner), "operators")) {
+      Map<String, Object> op = map(o, "an operator");
+      Map<String, Object> shard = map(op.get("shard"), "the shard entry of " + string(op, "name"));
+      Object plan = plans.get(string(op, "name"));
+      if (plan instanceof Map<?, ?> p) {
+        assertEquals(p.get("dim"), shard.get("dim"), string(op, "name"));
+      } else {
+        assertTrue(!shard.containsKey("dim") && !strings(shard, "refusals").isEmpty(), string(op, "name") + ": " + shard);
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("owners")
   void reportNamesItsClassAndEveryComposite(Class<?> owner) {
