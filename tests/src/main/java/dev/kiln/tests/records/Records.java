@@ -88,6 +88,47 @@ public final class Records {
     var[0] = total.variance();
   }
 
+  /**
+   * A monoid reduction written with a record today: each of {@code C} workers summarises its chunk of
+   * {@code P} values (Welford), the summaries stored component by component; {@link
+   * #combineMoments} folds them with the record's combine. {@link #parallelVariance} is the two as
+   * one composite: the chunks in parallel (threads on the CPU, blocks on CUDA), then the combine.
+   */
+  @Operator
+  public static void chunkMoments(@Dim int C, @Dim int P, @Shape("C, P") float[] x, @Out @Shape("C") float[] n,
+      @Out @Shape("C") float[] mean, @Out @Shape("C") float[] m2) {
+    for (@Parallel int c = 0; c < C; c++) {
+      MeanVar s = MeanVar.empty();
+      for (int k = 0; k < P; k++) {
+        s = s.add(x[c * P + k]);
+      }
+      n[c] = s.n();
+      mean[c] = s.mean();
+      m2[c] = s.m2();
+    }
+  }
+
+  /** The chunks' summaries combined in order by Chan's formula, and the variance of all of them. */
+  @Operator
+  public static void combineMoments(@Dim int C, @Shape("C") float[] n, @Shape("C") float[] mean, @Shape("C") float[] m2,
+      @Out @Shape("1") float[] var) {
+    MeanVar total = MeanVar.empty();
+    for (int c = 0; c < C; c++) {
+      total = total.combine(new MeanVar(n[c], mean[c], m2[c]));
+    }
+    var[0] = total.variance();
+  }
+
+  /** The variance of {@code C * P} values: chunks summarised in parallel, then combined. */
+  @Operator
+  public static void parallelVariance(@Dim int C, @Dim int P, @Shape("C, P") float[] x, @Out @Shape("1") float[] var) {
+    float[] n = new float[C];
+    float[] mean = new float[C];
+    float[] m2 = new float[C];
+    chunkMoments(C, P, x, n, mean, m2);
+    combineMoments(C, n, mean, m2, var);
+  }
+
   /** Each row's log-sum-exp in one pass. */
   @Operator
   public static void logSumExp(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {

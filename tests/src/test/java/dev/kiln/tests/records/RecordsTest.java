@@ -105,7 +105,8 @@ class RecordsTest {
    * Welford's update carried as a record in one pass gets within 1.0% (its mean, near 10^4, cannot
    * take increments below half an ulp once ten million values are in); the same update over 1000
    * chunks whose summaries are combined by Chan's formula, as a tree or a parallel reduction would
-   * combine them, within 0.06%.
+   * combine them, within 0.06%; the same chunks summarised by 1000 workers in parallel and then
+   * combined ({@code parallelVariance}, a composite of two kernels) give the same bits.
    */
   @Test
   void welfordVarianceIsAccurateWhereTheNaiveSumIsNot() {
@@ -131,6 +132,13 @@ class RecordsTest {
     float[] chunkedJava = new float[1];
     Records.chunkedVariance(n, 1000, x, chunkedJava);
     Agreement.assertSame(chunkedJava, chunked);
+
+    float[] parallel = new float[1];
+    RecordsKernels.parallelVariance(1000, n / 1000, x, parallel);
+    float[] parallelJava = new float[1];
+    Records.parallelVariance(1000, n / 1000, x, parallelJava);
+    Agreement.assertSame(parallelJava, parallel);
+    Agreement.assertSame(chunked, parallel); // the same chunks combined in the same order
 
     String values = "naive " + naive[0] + ", Welford " + welford[0] + ", chunked " + chunked[0] + ", exact " + exact;
     assertTrue(Math.abs(naive[0] - exact) / exact > 100, values);
