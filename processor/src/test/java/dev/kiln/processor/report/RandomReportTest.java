@@ -1,5 +1,7 @@
 package dev.kiln.processor.report;
 
+import dev.kiln.testing.Json;
+
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -68,7 +70,7 @@ class RandomReportTest {
         composites.add(composite(r, i));
       }
       FusionReport report = new FusionReport("p.R" + round + ODD, composites);
-      assertThat(JsonReader.parse(ReportJson.write(report))).isNotNull();
+      assertThat(Json.parse(ReportJson.write(report))).isNotNull();
       String html = ReportHtml.write(report);
       DocumentBuilderFactory.newInstance().newDocumentBuilder()
           .parse(new InputSource(new StringReader(html.substring("<!DOCTYPE html>\n".length()))));

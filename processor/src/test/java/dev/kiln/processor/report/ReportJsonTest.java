@@ -1,5 +1,7 @@
 package dev.kiln.processor.report;
 
+import dev.kiln.testing.Json;
+
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.IOException;
@@ -24,7 +26,7 @@ class ReportJsonTest {
   }
 
   private static Map<String, Object> onlyOperator(String json) {
-    Map<String, Object> top = object(JsonReader.parse(json));
+    Map<String, Object> top = object(Json.parse(json));
     List<Object> operators = array(top.get("operators"));
     assertThat(operators).hasSize(1);
     return object(operators.get(0));
@@ -32,7 +34,7 @@ class ReportJsonTest {
 
   @Test
   void lstmHasEveryMemberWithItsValue() {
-    Map<String, Object> top = object(JsonReader.parse(ReportJson.write(Fixtures.lstmReport())));
+    Map<String, Object> top = object(Json.parse(ReportJson.write(Fixtures.lstmReport())));
     assertThat(top.keySet()).containsExactly("version", "owner", "operators").inOrder();
     assertThat(top.get("version")).isEqualTo(1L);
     assertThat(top.get("owner")).isEqualTo("dev.kiln.samples.LstmOps");
@@ -94,7 +96,7 @@ class ReportJsonTest {
     String owner = "a\u0001b\nc\td\u001f\"\\/ é 😀 x\uD800y";
     String json = ReportJson.write(new FusionReport(owner, List.of()));
     assertThat(json).contains("\"a\\u0001b\\u000ac\\u0009d\\u001f\\\"\\\\/ é 😀 x\\ud800y\"");
-    assertThat(object(JsonReader.parse(json)).get("owner")).isEqualTo(owner);
+    assertThat(object(Json.parse(json)).get("owner")).isEqualTo(owner);
     assertThat(json.chars().filter(c -> c < 0x20 && c != '\n').count()).isEqualTo(0);
   }
 
@@ -114,7 +116,7 @@ class ReportJsonTest {
     FusionReport report = new FusionReport("p.C", List.of(new FusionReport.Composite("f", List.of(), List.of(), List.of(),
         List.of(new FusionReport.Edge("a#0", "b#1", "t", true, null)))));
     Map<String, Object> edge = object(array(onlyOperator(ReportJson.write(report)).get("edges")).get(0));
-    assertThat(edge).containsEntry("reason", null);
+    assertThat(edge).containsEntry("reason", Json.NULL);
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.kiln.Operator;
-import dev.kiln.tests.fusion.Json;
+import dev.kiln.testing.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Array;

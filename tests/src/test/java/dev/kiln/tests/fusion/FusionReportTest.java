@@ -1,5 +1,7 @@
 package dev.kiln.tests.fusion;
 
+import dev.kiln.testing.Json;
+
 import static dev.kiln.tests.fusion.FusionResources.list;
 import static dev.kiln.tests.fusion.FusionResources.map;
 import static dev.kiln.tests.fusion.FusionResources.string;

@@ -1,5 +1,7 @@
 package dev.kiln.tests.fusion;
 
+import dev.kiln.testing.Json;
+
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.fail;
 

@@ -1,4 +1,4 @@
-package dev.kiln.tests.fusion;
+package dev.kiln.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -34,6 +34,13 @@ class JsonTest {
     "+1", "tru", "nul", "\"abc", "\"a\nb\"", "\"\\x\"", "\"\\u12g4\"", "{} {}", "[1] x", "// c\n{}", "'a'", "NaN"
   })
   void refusesWhatIsNotJson(String text) {
+    assertThrows(IllegalArgumentException.class, () -> Json.parse(text));
+  }
+
+  /** Cases the processor's own reader refused before the two readers became this one. */
+  @ParameterizedTest
+  @ValueSource(strings = {"{\"a\":1 \"b\":2}", "\"tab\there\"", "\"\\u12\"", "[", "\"open"})
+  void refusesMore(String text) {
     assertThrows(IllegalArgumentException.class, () -> Json.parse(text));
   }
 }

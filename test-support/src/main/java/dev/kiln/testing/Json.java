@@ -1,4 +1,4 @@
-package dev.kiln.tests.fusion;
+package dev.kiln.testing;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict JSON reader (RFC 8259) for the fusion reports, so the tests need no JSON library.
+ * A strict JSON reader (RFC 8259) for the reports Kiln writes (fusion reports, shard plans), so the
+ * test suites need no JSON library.
  * Objects become insertion-ordered {@code Map<String, Object>}, arrays {@code List<Object>},
  * numbers {@code Long} when they have no fraction or exponent and {@code Double} otherwise, and
  * {@code null} becomes {@link #NULL}. Anything else, trailing commas, duplicate keys, leading zeros,
