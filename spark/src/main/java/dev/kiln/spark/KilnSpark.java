@@ -111,6 +111,27 @@ public final class KilnSpark {
   }
 
   /**
+   * {@code parts} combined by {@code combine} in the fixed pairwise tree of {@link #treeSum} (parts 0
+   * and 1, 2 and 3, ..., then the results of pairs): how the parts' summaries of a user monoid, a
+   * record with an associative combine such as Welford's mean and variance, become one. For a given
+   * list, the same result on every run.
+   */
+  public static <T> T treeReduce(List<T> parts, java.util.function.BinaryOperator<T> combine) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("no parts to combine");
+    }
+    List<T> level = new ArrayList<>(parts);
+    while (level.size() > 1) {
+      List<T> next = new ArrayList<>();
+      for (int i = 0; i < level.size(); i += 2) {
+        next.add(i + 1 < level.size() ? combine.apply(level.get(i), level.get(i + 1)) : level.get(i));
+      }
+      level = next;
+    }
+    return level.get(0);
+  }
+
+  /**
    * The element-wise sum of {@code parts} (arrays of one length) in the fixed pairwise tree of
    * {@link #run}'s reductions: parts 0 and 1, 2 and 3, ..., then the sums of pairs. For a given
    * number of parts the same bits on every run, whatever order the parts finished in: how a

@@ -104,6 +104,21 @@ public final class ShardOps {
     }
   }
 
+  /** Each row's {@link Moments} (Welford, a record carried through the loop), one array per component. */
+  @Operator
+  public static void rowMoments(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] n,
+      @Out @Shape("B") float[] mean, @Out @Shape("B") float[] m2) {
+    for (@Parallel int b = 0; b < B; b++) {
+      Moments s = Moments.empty();
+      for (int k = 0; k < N; k++) {
+        s = s.add(x[b * N + k]);
+      }
+      n[b] = s.n();
+      mean[b] = s.mean();
+      m2[b] = s.m2();
+    }
+  }
+
   /** A running sum down the rows: each row needs every row before it, so it cannot be split along B. */
   @Operator
   public static void runningSum(@Dim int B, @Shape("B") float[] x, @Out @Shape("B") float[] y) {
