@@ -119,8 +119,13 @@ final class Launcher {
       callOnDevice(plan, args);
       return;
     }
+    invoke(of(plan), args);
+  }
+
+  /** Runs a launcher; its own exceptions (a misused argument) come out as they are. */
+  private static void invoke(Method launcher, Object[] args) {
     try {
-      of(plan).invoke(null, args);
+      launcher.invoke(null, args);
     } catch (InvocationTargetException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -142,7 +147,7 @@ final class Launcher {
           call[i] = t;
         }
       }
-      onDevice(plan).invoke(null, call);
+      invoke(onDevice(plan), call);
       for (int i = 0; i < call.length; i++) {
         boolean written = plan.params().get(i).written() || plan.params().get(i).role() == ShardPlan.Role.SCALAR;
         if (call[i] instanceof Tensor<?, ?> t && written) {
@@ -150,13 +155,6 @@ final class Launcher {
           System.arraycopy(host, 0, args[i], 0, java.lang.reflect.Array.getLength(host));
         }
       }
-    } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
     } finally {
       tensors.forEach(Tensor::close);
     }

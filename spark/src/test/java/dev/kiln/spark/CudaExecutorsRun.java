@@ -4,8 +4,6 @@ import dev.kiln.runtime.Device;
 import dev.kiln.runtime.Kiln;
 import dev.kiln.runtime.cuda.CudaRuntime;
 import java.util.Arrays;
-import java.util.SplittableRandom;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -19,12 +17,7 @@ public final class CudaExecutorsRun {
   private CudaExecutorsRun() {}
 
   private static float[] data(long seed, int n) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = (float) (r.nextDouble() * 4 - 2);
-    }
-    return x;
+    return SparkTests.data(seed, n);
   }
 
   private static int failures;
@@ -51,9 +44,7 @@ public final class CudaExecutorsRun {
       System.out.println("NOT ON CUDA: " + Kiln.device());
       System.exit(2);
     }
-    JavaSparkContext sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-cuda-executors")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
-    sc.setLogLevel("ERROR");
+    JavaSparkContext sc = SparkTests.context("kiln-cuda-executors");
     int b = 37;
     int n = 129;
     try {

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
@@ -30,9 +29,7 @@ class DatasetRunsTest {
 
   @BeforeAll
   static void start() {
-    sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-dataset-test")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
-    sc.setLogLevel("ERROR");
+    sc = SparkTests.context("kiln-dataset-test");
   }
 
   @AfterAll
@@ -41,12 +38,7 @@ class DatasetRunsTest {
   }
 
   private static float[] data(long seed, int n) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = (float) (r.nextDouble() * 4 - 2);
-    }
-    return x;
+    return SparkTests.data(seed, n);
   }
 
   /** {@code x}'s rows as blocks of {@link #BLOCKS} rows of width {@code n}, in three partitions. */

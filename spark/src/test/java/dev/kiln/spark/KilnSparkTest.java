@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.testing.Agreement;
-import java.util.SplittableRandom;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +26,7 @@ class KilnSparkTest {
 
   @BeforeAll
   static void start() {
-    sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-spark-test")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
-    sc.setLogLevel("ERROR");
+    sc = SparkTests.context("kiln-spark-test");
   }
 
   @AfterAll
@@ -39,12 +35,7 @@ class KilnSparkTest {
   }
 
   private static float[] data(long seed, int n) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = (float) (r.nextDouble() * 4 - 2);
-    }
-    return x;
+    return SparkTests.data(seed, n);
   }
 
   private static final int B = 37;

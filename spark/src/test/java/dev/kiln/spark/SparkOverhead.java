@@ -44,9 +44,7 @@ public final class SparkOverhead {
   }
 
   public static void main(String[] args) {
-    JavaSparkContext sc = new JavaSparkContext(new SparkConf().setMaster("local[2]").setAppName("kiln-spark-overhead")
-        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
-    sc.setLogLevel("ERROR");
+    JavaSparkContext sc = SparkTests.context("kiln-spark-overhead");
     try {
       System.out.printf(Locale.ROOT, "%-14s %-12s %10s %12s %12s %8s  %s%n", "operator", "B x N", "direct ms", "1 part ms",
           "2 parts ms", "2p/dir", "cost model (AUTO, 2 parts)");
