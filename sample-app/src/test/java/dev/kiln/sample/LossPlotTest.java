@@ -60,6 +60,62 @@ class LossPlotTest {
     assertTrue(!quiet.toString(StandardCharsets.UTF_8).contains("drawn in"));
   }
 
+  /**
+   * A headless browser (Chromium, where installed: {@code .ci/run} installs it) draws the picture: the
+   * loss line in the upper panel and both colours of bars in the lower one, in a screenshot of the
+   * SVG file as the sample writes it.
+   */
+  @Test
+  void aHeadlessBrowserDrawsThePlot(@TempDir Path dir) throws Exception {
+    Path browser = null;
+    for (String name : new String[] {"chromium", "chromium-browser", "google-chrome"}) {
+      for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        if (browser == null && !d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
+          browser = Path.of(d, name);
+        }
+      }
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(browser != null,
+        "no headless browser here (chromium is not installed; .ci/run installs Debian's)");
+    float[] losses = {2.7f, 2.1f, 1.6f, 1.2f, 0.5f};
+    double[] forward = {3, 2.5, 2.4, 2.6, 2.5};
+    double[] backward = {5, 4, 4.2, 3.9, 4.1};
+    Path svg = dir.resolve("plot.svg");
+    Files.writeString(svg, LossPlot.svg("a picture for the browser", losses, forward, backward), StandardCharsets.UTF_8);
+    Path png = dir.resolve("plot.png");
+    Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        "--window-size=" + LossPlot.WIDTH + "," + LossPlot.HEIGHT, "--screenshot=" + png, svg.toUri().toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("browser.txt").toFile()).start();
+    assertTrue(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES), "the browser did not finish");
+    assertTrue(Files.exists(png), Files.readString(dir.resolve("browser.txt")));
+    java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+    int half = image.getHeight() / 2;
+    int[] blueAbove = {0};
+    int[] blueBelow = {0};
+    int[] orangeBelow = {0};
+    for (int y = 0; y < image.getHeight(); y++) {
+      for (int x = 0; x < image.getWidth(); x++) {
+        int rgb = image.getRGB(x, y) & 0xffffff;
+        if (near(rgb, 0x2b6cb0)) {
+          (y < half ? blueAbove : blueBelow)[0]++;
+        } else if (near(rgb, 0xdd6b20) && y >= half) {
+          orangeBelow[0]++;
+        }
+      }
+    }
+    assertTrue(blueAbove[0] > 200, "the loss line: " + blueAbove[0] + " pixels");
+    assertTrue(blueBelow[0] > 1000 && orangeBelow[0] > 1000, "the bars: " + blueBelow[0] + " and " + orangeBelow[0] + " pixels");
+  }
+
+  private static boolean near(int rgb, int colour) {
+    for (int shift = 0; shift < 24; shift += 8) {
+      if (Math.abs(((rgb >> shift) & 0xff) - ((colour >> shift) & 0xff)) > 24) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static Document parse(String svg) throws Exception {
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setNamespaceAware(true);
