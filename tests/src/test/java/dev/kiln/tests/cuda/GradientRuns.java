@@ -129,6 +129,24 @@ final class GradientRuns {
   }
 
   private static void grid(GpuBackend backend, Method op, Method launcher, int size) throws Exception {
+    Object[] call = gridArguments(op, launcher, size);
+    Object[] expected = HostData.copy(call);
+    invoke(launcher, expected);
+    Object[] actual = HostData.copy(call);
+    backend.gradient(op.getDeclaringClass(), launcher, actual);
+    Parameter[] names = launcher.getParameters();
+    for (int i = 0; i < expected.length; i++) {
+      if (expected[i].getClass().isArray()) {
+        HostData.assertClose(launcher.getName() + "." + names[i].getName(), expected[i], actual[i]);
+      }
+    }
+  }
+
+  /**
+   * The arguments of {@code op}'s gradient launcher at {@code size}: {@code f}'s arguments after its
+   * plain-Java forward run, random upstream gradients in [-1, 1), gradient arrays that start NaN.
+   */
+  static Object[] gridArguments(Method op, Method launcher, int size) throws Exception {
     SplittableRandom random = new SplittableRandom(size * 41L + launcher.getName().hashCode());
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = OperatorRuns.dims(params, size);
@@ -168,16 +186,7 @@ final class GradientRuns {
         call.add(nans(p.getType(), ShapeEval.length(p.getAnnotation(Shape.class).value(), dims)));
       }
     }
-    Object[] expected = HostData.copy(call.toArray());
-    invoke(launcher, expected);
-    Object[] actual = HostData.copy(call.toArray());
-    backend.gradient(op.getDeclaringClass(), launcher, actual);
-    Parameter[] names = launcher.getParameters();
-    for (int i = 0; i < expected.length; i++) {
-      if (expected[i].getClass().isArray()) {
-        HostData.assertClose(launcher.getName() + "." + names[i].getName(), expected[i], actual[i]);
-      }
-    }
+    return call.toArray();
   }
 
   private static void map(GpuBackend backend, Method op, Method launcher, int size) throws Exception {

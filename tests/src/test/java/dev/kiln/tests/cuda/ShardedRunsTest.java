@@ -30,8 +30,10 @@ import org.junit.jupiter.api.TestFactory;
  * whole, {@code @Reduce} ones from the identity, {@code @Offset} ones plus the part's first row,
  * sums over the split size from fresh arrays, added),
  * the way {@code kiln-spark} runs it, and compared with one call of the launcher on all rows: the
- * rows bit for bit, the reductions within the suite's tolerance. A plan that splits an operator
- * whose rows depend on each other fails here.
+ * rows bit for bit, the reductions within the suite's tolerance; and the same for each derived
+ * gradient {@code fGrad} with a plan, on the arguments of the CUDA gradient runs (its weight
+ * gradients, sums over the split size, added from the parts). A plan that splits an operator whose
+ * rows depend on each other fails here.
  */
 class ShardedRunsTest {
   private static final int SIZE = 37;
@@ -46,12 +48,18 @@ class ShardedRunsTest {
           continue;
         }
         Map<String, Object> plan = plans.get(op.getName());
-        if (plan == null || !(plan.get("shard") instanceof Map<?, ?> shard)) {
-          continue;
+        if (plan != null && plan.get("shard") instanceof Map<?, ?> shard) {
+          for (int parts : new int[] {2, 3}) {
+            tests.add(DynamicTest.dynamicTest(owner.getSimpleName() + "." + op.getName() + " in " + parts + " parts",
+                () -> run(owner, op, cast(shard), parts)));
+          }
         }
-        for (int parts : new int[] {2, 3}) {
-          tests.add(DynamicTest.dynamicTest(owner.getSimpleName() + "." + op.getName() + " in " + parts + " parts",
-              () -> run(owner, op, cast(shard), parts)));
+        Map<String, Object> gradientPlan = plans.get(op.getName() + "Grad");
+        if (gradientPlan != null && gradientPlan.get("shard") instanceof Map<?, ?> shard) {
+          for (int parts : new int[] {2, 3}) {
+            tests.add(DynamicTest.dynamicTest(owner.getSimpleName() + "." + op.getName() + "Grad in " + parts + " parts",
+                () -> runGradient(op, cast(shard), parts)));
+          }
         }
       }
     }
@@ -104,10 +112,25 @@ class ShardedRunsTest {
     Parameter[] params = op.getParameters();
     Map<String, Integer> dims = OperatorRuns.dims(params, SIZE);
     Object[] args = OperatorRuns.gridArguments(params, dims, new SplittableRandom(SIZE * 7L + op.getName().hashCode()));
+    compare(launcher(owner, op), args, dims, shard, parts);
+  }
+
+  /** The gradient launcher {@code fGrad}, on the arguments the CUDA gradient runs use. */
+  private static void runGradient(Method op, Map<String, Object> shard, int parts) throws Exception {
+    Method launcher = GradientRuns.gridLauncher(op);
+    org.junit.jupiter.api.Assumptions.assumeTrue(launcher != null, "no float[] gradient launcher of this signature");
+    Map<String, Integer> dims = OperatorRuns.dims(op.getParameters(), SIZE);
+    compare(launcher, GradientRuns.gridArguments(op, launcher, SIZE), dims, shard, parts);
+  }
+
+  private static void compare(Method launcher, Object[] args, Map<String, Integer> dims, Map<String, Object> shard, int parts)
+      throws Exception {
     List<?> roles = (List<?>) shard.get("params");
     String dim = (String) shard.get("dim");
     int rows = dims.get(dim);
-    Method launcher = launcher(owner, op);
+    Parameter[] params = launcher.getParameters();
+    Class<?> owner = launcher.getDeclaringClass();
+    String opName = launcher.getName();
     Object[] whole = HostData.copy(args);
     try {
       launcher.invoke(null, whole);
@@ -148,7 +171,7 @@ class ShardedRunsTest {
     }
     for (int i = 0; i < args.length; i++) {
       Map<String, Object> role = cast(roles.get(i));
-      String what = owner.getSimpleName() + "." + op.getName() + "." + params[i].getName() + " (" + role.get("role") + ")";
+      String what = owner.getSimpleName() + "." + opName + "." + params[i].getName() + " (" + role.get("role") + ")";
       if ("reduce".equals(role.get("role")) || "sum".equals(role.get("role"))) {
         String kind = (String) role.get("reduce");
         if ("sum".equals(role.get("role"))) {
