@@ -28,6 +28,34 @@ public final class Rows {
     }
   }
 
+  /**
+   * Each row's largest element and its column: {@code max[b] = x[b, index[b]]}, the first column of
+   * the largest value in order of n (a value replaces the best so far when it is greater, so ties go
+   * to the first, and a NaN is the result only in column 0, where nothing replaces it); {@code
+   * -Infinity} and {@code -1} for an empty row. The running best is a record ({@link Best}), which
+   * Kiln keeps as two values.
+   */
+  @Operator
+  public static void rowArgMax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] max,
+      @Out @Shape("B") int[] index) {
+    for (@Parallel int b = 0; b < B; b++) {
+      Best best = new Best(Float.NEGATIVE_INFINITY, -1);
+      for (int n = 0; n < N; n++) {
+        best = best.offer(x[b * N + n], n);
+      }
+      max[b] = best.value();
+      index[b] = best.index();
+    }
+  }
+
+  /** The best value of a row so far and its column ({@code -1}: none yet). */
+  public record Best(float value, int index) {
+    /** This, or {@code (v, n)} when there is none yet or {@code v} is greater. */
+    public Best offer(float v, int n) {
+      return index < 0 || v > value ? new Best(v, n) : this;
+    }
+  }
+
   /** {@code out[b] = sum over n of x[b, n]}, added in order of n. */
   @Operator
   public static void rowSum(

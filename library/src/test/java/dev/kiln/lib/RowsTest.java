@@ -33,6 +33,33 @@ class RowsTest {
         Arguments.of("rowMean", (Reduction) Rows::rowMean, (Reduction) RowsKernels::rowMean));
   }
 
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @CsvSource({"1, 1", "1, 9", "9, 1", "3, 5", "0, 5", "5, 0", "7, 1001", "64, 300"})
+  void rowArgMaxIsThePlainJavas(int b, int n) {
+    float[] x = Data.floats(91, b * n);
+    for (int r = 0; r < b && n > 2; r++) {
+      x[r * n + n - 1] = x[r * n + 1]; // a tie, which the first occurrence wins
+    }
+    float[] max = new float[b];
+    int[] index = new int[b];
+    Rows.rowArgMax(b, n, x, max, index);
+    float[] max2 = new float[b];
+    int[] index2 = new int[b];
+    java.util.Arrays.fill(index2, 99);
+    RowsKernels.rowArgMax(b, n, x, max2, index2);
+    Agreement.assertSame(max, max2);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(index, index2);
+    for (int r = 0; r < b; r++) {
+      int best = -1;
+      for (int c = 0; c < n; c++) {
+        if (best < 0 || x[r * n + c] > x[r * n + best]) {
+          best = c;
+        }
+      }
+      org.junit.jupiter.api.Assertions.assertEquals(best, index2[r], "row " + r);
+    }
+  }
+
   /** Broadcasts of a per-row vector ({@code [B]}). */
   static Stream<Arguments> rowBroadcasts() {
     return cases(
