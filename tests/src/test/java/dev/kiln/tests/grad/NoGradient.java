@@ -18,6 +18,7 @@ final class NoGradient {
       Map.entry("Records.halvesVar", "Welford's update: a carried mean that is not a sum (KILN043)"),
       Map.entry("Records.welfordVariance", "Welford's update: a carried mean that is not a sum (KILN043)"),
       Map.entry("Records.chunkedVariance", "Welford's update: a carried mean that is not a sum (KILN043)"),
+      Map.entry("Rows.rowArgMax", "a carried value chosen by comparison, and an int index (KILN043)"),
       Map.entry("Records.chunkMoments", "Welford's update: a carried mean that is not a sum (KILN043)"),
       Map.entry("Records.combineMoments", "Chan's combination: a carried mean that is not a sum (KILN043)"),
       Map.entry("Records.parallelVariance", "calls Records.chunkMoments: Welford's update (KILN043)"),
