@@ -25,7 +25,8 @@ import org.w3c.dom.NodeList;
  * Every dependency must resolve to concrete coordinates that way, and JCuda's natives, which
  * JCuda's own POM names with a classifier only its OS profiles set ({@code
  * ${jcuda.os}-${jcuda.arch}}, the error Gradle users of JCuda meet), must be excluded where JCuda
- * is declared and named by Kiln with a concrete classifier. No Gradle could be had on the
+ * is declared and named by Kiln with a concrete classifier, optional (a CPU-only user resolves none
+ * of them; a program for a GPU names them, as the README says). No Gradle could be had on the
  * project's machines (README, "Building with Gradle"): this and {@code PlainJavacTest} (one
  * processor jar on the processor path, as Gradle's {@code annotationProcessor} configuration hands
  * javac) test what such a build relies on.
@@ -121,6 +122,9 @@ class GradleMetadataTest {
           + resolve(version, properties) + (text(d, "classifier") == null ? "" : ":" + resolve(text(d, "classifier"), properties));
       assertFalse(coordinates.contains("${") || coordinates.contains("null"),
           "kiln-runtime's dependency " + coordinates + " does not resolve without profiles");
+      if (text(d, "groupId").equals("org.jcuda") && text(d, "artifactId").endsWith("-natives")) {
+        assertEquals("true", text(d, "optional"), coordinates + ": CPU-only users must not resolve JCuda's natives");
+      }
       if (text(d, "groupId").equals("org.jcuda") && !text(d, "artifactId").endsWith("-natives")) {
         jcuda++;
         Element declared = m != null ? m : d;
