@@ -204,7 +204,7 @@ public final class KilnSpark {
         ShardPlan.Param param = plan.params().get(i);
         switch (param.role()) {
           case SHARD_SIZE -> own[i] = last - first;
-          case OFFSET -> own[i] = (Integer) args[i] + first;
+          case OFFSET -> own[i] = Math.addExact(((Number) args[i]).intValue(), first);
           case SIZE, SCALAR -> own[i] = args[i];
           case ROWS -> {
             int per = Array.getLength(args[i]) / rows;
