@@ -108,7 +108,8 @@ final class NameResolver {
     return c != null ? c : new Callee.Unknown(type.getSimpleName() + "." + name);
   }
 
-  private static Callee operatorIn(TypeElement type, String name) {
+  /** The {@code @Operator} method of {@code type} named {@code name}, or null. */
+  static Callee operatorIn(TypeElement type, String name) {
     for (Element e : type.getEnclosedElements()) {
       if (e.getKind() == ElementKind.METHOD
           && e.getSimpleName().contentEquals(name)

@@ -209,7 +209,7 @@ final class RecordExpressions {
         return null;
       }
       TypeElement type = state.names.type(ms.getExpression());
-      if (type != null && type.getKind() == ElementKind.RECORD && !isOperator(type, name)) {
+      if (type != null && type.getKind() == ElementKind.RECORD && NameResolver.operatorIn(type, name) == null) {
         RecordType owner = RecordType.of(type, t, state.inliner);
         ExecutableElement m = method(owner, name, arity, t);
         if (m == null) {
@@ -225,7 +225,7 @@ final class RecordExpressions {
     }
     if (select instanceof IdentifierTree id && state.self != null) {
       ExecutableElement m = method(state.self, id.getName().toString(), arity, t);
-      if (m == null || isOperator(state.self.element(), m.getSimpleName().toString())) {
+      if (m == null || NameResolver.operatorIn(state.self.element(), m.getSimpleName().toString()) != null) {
         return null;
       }
       boolean instance = !m.getModifiers().contains(Modifier.STATIC);
@@ -235,15 +235,6 @@ final class RecordExpressions {
       return new Call(m, state.self, null, instance);
     }
     return null;
-  }
-
-  private static boolean isOperator(TypeElement type, String name) {
-    for (Element e : type.getEnclosedElements()) {
-      if (e.getKind() == ElementKind.METHOD && e.getSimpleName().contentEquals(name) && Annotations.has(e, Annotations.OPERATOR)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The method of {@code owner} named {@code name} with {@code arity} parameters, or null; overloads of one arity are refused. */

@@ -27,6 +27,16 @@ public enum ScalarType {
     return irName;
   }
 
+  /** Bytes of one element of this type in an array ({@code BOOL}: one, as Java stores it). */
+  public int bytes() {
+    return switch (this) {
+      case DOUBLE, LONG -> 8;
+      case FLOAT, INT -> 4;
+      case SHORT -> 2;
+      case BYTE, BOOL -> 1;
+    };
+  }
+
   public boolean isFloating() {
     return this == FLOAT || this == DOUBLE;
   }

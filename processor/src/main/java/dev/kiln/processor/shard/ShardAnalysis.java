@@ -90,7 +90,6 @@ final class ShardAnalysis {
       }
     }
     String v = along == null ? null : along.var().name();
-    Set<String> dimSet = Set.of(dim);
     Map<String, RowAccess.Range> ranges = new HashMap<>();
     Poly perRow = Poly.ONE;
     for (GridDim g : op.grid()) {
@@ -142,7 +141,9 @@ final class ShardAnalysis {
         case IN -> roles.put(a.name(), Role.WHOLE);
         case REDUCE -> {
           roles.put(a.name(), Role.REDUCE);
-          walk.reductions.getOrDefault(a.name(), List.of()).forEach(k -> reductions.put(a.name(), k));
+          if (walk.reductions.containsKey(a.name())) {
+            reductions.put(a.name(), walk.reductions.get(a.name()));
+          }
         }
         default -> {
           if (walk.sumStores.contains(a.name())) {
@@ -177,7 +178,8 @@ final class ShardAnalysis {
     final Set<String> offsets;
     final Set<String> dims;
     final Map<String, List<Access>> accesses = new HashMap<>();
-    final Map<String, List<ReduceKind>> reductions = new HashMap<>();
+    /** Each {@code @Reduce} array's operator (the front end allows one per array). */
+    final Map<String, ReduceKind> reductions = new HashMap<>();
     /** The variable walking the rows where the walk is (the @Parallel one, or a summing loop's). */
     String row;
     /** The results of loops that sum over D; where they are stored. */
@@ -210,7 +212,7 @@ final class ShardAnalysis {
           indexLoads(st.index(), ranges);
         } else if (s instanceof Stmt.Accumulate a) {
           access(a.array().name(), a.index(), ranges);
-          reductions.computeIfAbsent(a.array().name(), k -> new ArrayList<>()).add(a.op());
+          reductions.put(a.array().name(), a.op());
           values(ranges, a.value(), a.guard());
           indexLoads(a.index(), ranges);
         } else {
@@ -271,9 +273,10 @@ final class ShardAnalysis {
         roots.add(c.next());
       }
       // each phi is an operand of its own next only
+      List<Expr> nodes = StmtWalk.nodes(roots);
       for (Stmt.Carried c : l.carried()) {
         int parents = 0;
-        for (Expr node : StmtWalk.nodes(roots)) {
+        for (Expr node : nodes) {
           for (Expr o : node.operands()) {
             if (o == c.phi()) {
               parents += node == c.next() ? 1 : 2;
@@ -383,13 +386,4 @@ final class ShardAnalysis {
     return false;
   }
 
-  /** Bytes of one element of {@code type}. */
-  static long bytes(ScalarType type) {
-    return switch (type) {
-      case DOUBLE, LONG -> 8;
-      case SHORT -> 2;
-      case BYTE, BOOL -> 1;
-      default -> 4;
-    };
-  }
 }

@@ -54,7 +54,6 @@ public final class Sharding {
     dims:
     for (String dim : candidates(op, List.of())) {
       Map<String, ShardAnalysis.Role> roles = new HashMap<>();
-      Map<String, ReduceKind> reductions = new HashMap<>();
       Poly work = Poly.ZERO;
       boolean along = false;
       for (int k = 0; k < plan.kernels().size(); k++) {
@@ -73,7 +72,6 @@ public final class Sharding {
             continue dims;
           }
         }
-        reductions.putAll(v.reductions());
       }
       if (!along) {
         refusals.add(dim + ": no kernel of its plan runs along it");
@@ -104,7 +102,8 @@ public final class Sharding {
         }
         own.put(a.name(), role);
       }
-      return new ShardReport.Operator(op.name(), "composite", plan(op, dim, offsets, own, reductions, work), refusals);
+      // no @Reduce output of a kernel is left here (refused above): sums are added, the only operator a plan needs
+      return new ShardReport.Operator(op.name(), "composite", plan(op, dim, offsets, own, Map.of(), work), refusals);
     }
     return new ShardReport.Operator(op.name(), "composite", null, refusals);
   }
@@ -141,13 +140,13 @@ public final class Sharding {
       }
       Param.Array a = (Param.Array) p;
       ShardAnalysis.Role role = arrays.getOrDefault(a.name(), ShardAnalysis.Role.WHOLE);
-      long bytes = ShardAnalysis.bytes(a.elementType());
+      long bytes = a.elementType().bytes();
       switch (role) {
         case ROWS -> rowBytes = rowBytes.add(a.shape().stride(0).scale(bytes));
         default -> wholeBytes = wholeBytes.add(a.shape().length().scale(bytes));
       }
       ReduceKind kind = reductions.get(a.name());
-      roles.add(new ShardReport.Role(a.name(), role == ShardAnalysis.Role.REDUCE ? "reduce" : role.text,
+      roles.add(new ShardReport.Role(a.name(), role.text,
           role == ShardAnalysis.Role.REDUCE && kind != null ? kind.symbol() : role == ShardAnalysis.Role.SUM ? "+" : null,
           a.role() == ArrayRole.IN ? "in" : a.role() == ArrayRole.REDUCE ? "reduce" : "out",
           a.elementType().javaName(), (role == ShardAnalysis.Role.ROWS ? a.shape().stride(0) : a.shape().length()).toString()));

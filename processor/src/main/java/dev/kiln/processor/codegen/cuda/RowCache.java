@@ -68,11 +68,7 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
     }
     RowCache best = null;
     for (Param.Array a : op.arrays()) {
-      int bytes = switch (a.elementType()) {
-        case FLOAT, INT -> 4;
-        case DOUBLE, LONG -> 8;
-        default -> 0; // a narrow element is read as an int: not cached
-      };
+      int bytes = a.elementType().isNarrow() ? 0 : a.elementType().bytes(); // a narrow element is read as an int: not cached
       if (bytes == 0 || written.contains(a.name())) {
         continue;
       }
