@@ -18,7 +18,15 @@ final class DatasetRuns {
   record Fixed(ShardPlan plan, Map<String, Object> args, Broadcast<Map<String, Object>> whole) implements java.io.Serializable {}
 
   static Fixed fixed(JavaRDD<RowBlock> blocks, Class<?> owner, String operator, Map<String, Object> args) {
-    ShardPlan plan = ShardPlan.of(owner, operator);
+    return fixed(JavaSparkContext.fromSparkContext(blocks.context()), ShardPlan.of(owner, operator), args);
+  }
+
+  /**
+   * The arguments of {@code plan}'s operator by name, checked: every size, scalar and whole array,
+   * an {@code @Offset} base (0 when absent), and for a reduced output its initial array or none.
+   */
+  static Fixed fixed(JavaSparkContext sc, ShardPlan plan, Map<String, Object> args) {
+    String operator = plan.operator();
     if (!plan.shardable()) {
       throw new IllegalArgumentException("operator '" + operator + "' cannot be split: " + String.join("; ", plan.refusals()));
     }
@@ -41,7 +49,6 @@ final class DatasetRuns {
     for (String name : args.keySet()) {
       plan.param(name);
     }
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(blocks.context());
     return new Fixed(plan, scalars, sc.broadcast(whole));
   }
 

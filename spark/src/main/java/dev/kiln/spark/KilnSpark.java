@@ -1,13 +1,11 @@
 package dev.kiln.spark;
 
-import java.io.Serializable;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 
 /**
  * Runs a Kiln operator split along one of its sizes over a Spark context, with the same results as
@@ -179,62 +177,56 @@ public final class KilnSpark {
     }
   }
 
-  /** One part: its index, first row and rows, and its arguments (slices of the split arrays; null where the whole or a fresh array goes). */
-  record Part(int index, int first, int rows, Object[] args) implements Serializable {}
-
-  /** What a part gives back: the slices it wrote and its partial reductions, by argument position. */
-  record Result(int index, Object[] written) implements Serializable {}
-
+  /**
+   * Runs the call in {@code n} parts of consecutive rows: each part a {@link RowBlock} of the split
+   * arrays' slices (the inputs, and the caller's content of the written rows), run on an executor
+   * as a dataset's block is ({@link DatasetRuns#run}); the written rows are copied back in place and
+   * the reduced outputs' partials combined in the fixed tree in part order.
+   */
   private static void split(JavaSparkContext sc, ShardPlan plan, int rows, int n, Object[] args) {
-    Object[] whole = new Object[args.length];
-    List<Part> parts = new ArrayList<>();
+    Map<String, Object> named = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
-      if (plan.params().get(i).role() == ShardPlan.Role.WHOLE) {
-        whole[i] = args[i];
-      } else if (plan.params().get(i).role() == ShardPlan.Role.ROWS && Array.getLength(args[i]) % rows != 0) {
-        throw new IllegalArgumentException("operator '" + plan.operator() + "': argument '" + plan.params().get(i).name()
-            + "' has " + Array.getLength(args[i]) + " elements, not a whole number of rows of " + plan.dim() + " = " + rows);
+      ShardPlan.Param p = plan.params().get(i);
+      switch (p.role()) {
+        case ROWS -> {
+          if (Array.getLength(args[i]) % rows != 0) {
+            throw new IllegalArgumentException("operator '" + plan.operator() + "': argument '" + p.name() + "' has "
+                + Array.getLength(args[i]) + " elements, not a whole number of rows of " + plan.dim() + " = " + rows);
+          }
+        }
+        case SIZE, SCALAR, OFFSET, WHOLE -> named.put(p.name(), args[i]);
+        default -> {} // the split size is each part's; reduced outputs are folded into the caller's arrays here
       }
     }
-    for (int p = 0; p < n; p++) {
-      int first = (int) ((long) rows * p / n);
-      int last = (int) ((long) rows * (p + 1) / n);
-      Object[] own = new Object[args.length];
+    List<RowBlock> blocks = new ArrayList<>();
+    for (int part = 0; part < n; part++) {
+      int first = (int) ((long) rows * part / n);
+      int last = (int) ((long) rows * (part + 1) / n);
+      Map<String, Object> slices = new HashMap<>();
       for (int i = 0; i < args.length; i++) {
-        ShardPlan.Param param = plan.params().get(i);
-        switch (param.role()) {
-          case SHARD_SIZE -> own[i] = last - first;
-          case OFFSET -> own[i] = Math.addExact(((Number) args[i]).intValue(), first);
-          case SIZE, SCALAR -> own[i] = args[i];
-          case ROWS -> {
-            int per = Array.getLength(args[i]) / rows;
-            Object slice = Array.newInstance(args[i].getClass().getComponentType(), (last - first) * per);
-            System.arraycopy(args[i], first * per, slice, 0, (last - first) * per);
-            own[i] = slice;
-          }
-          case REDUCE -> own[i] = Partials.identity(args[i], param.reduce());
-          case SUM -> own[i] = Array.newInstance(args[i].getClass().getComponentType(), Array.getLength(args[i]));
-          case WHOLE -> own[i] = null;
+        if (plan.params().get(i).role() == ShardPlan.Role.ROWS) {
+          int per = Array.getLength(args[i]) / rows;
+          Object slice = Array.newInstance(args[i].getClass().getComponentType(), (last - first) * per);
+          System.arraycopy(args[i], first * per, slice, 0, (last - first) * per);
+          slices.put(plan.params().get(i).name(), slice);
         }
       }
-      parts.add(new Part(p, first, last - first, own));
+      blocks.add(new RowBlock(first, last - first, slices));
     }
-    Broadcast<Object[]> shared = sc.broadcast(whole);
-    List<Result> results = sc.parallelize(parts, n).map(part -> runPart(plan, part, shared.value())).collect();
-    shared.destroy();
+    DatasetRuns.Fixed fixed = DatasetRuns.fixed(sc, plan, named);
+    List<Map<String, Object>> results = sc.parallelize(blocks, n).map(block -> DatasetRuns.run(fixed, block)).collect();
+    fixed.whole().destroy();
     for (int i = 0; i < args.length; i++) {
       ShardPlan.Param param = plan.params().get(i);
       if (param.role() == ShardPlan.Role.ROWS && param.written()) {
         int per = Array.getLength(args[i]) / rows;
-        for (Result r : results) {
-          Part part = parts.get(r.index());
-          System.arraycopy(r.written()[i], 0, args[i], part.first() * per, part.rows() * per);
+        for (int part = 0; part < n; part++) {
+          RowBlock block = blocks.get(part);
+          System.arraycopy(results.get(part).get(param.name()), 0, args[i], (int) block.first() * per, block.rows() * per);
         }
       } else if (param.role() == ShardPlan.Role.REDUCE || param.role() == ShardPlan.Role.SUM) {
         List<Object> partials = new ArrayList<>();
-        for (Result r : results) {
-          partials.add(r.written()[i]);
-        }
+        results.forEach(r -> partials.add(r.get(param.name())));
         Object total = Partials.tree(partials, param.reduce());
         if (param.role() == ShardPlan.Role.REDUCE) {
           Partials.foldInto(args[i], total, param.reduce());
@@ -243,26 +235,5 @@ public final class KilnSpark {
         }
       }
     }
-  }
-
-  /** Runs on an executor: the launcher on the part's slices, the whole arrays from the broadcast. */
-  static Result runPart(ShardPlan plan, Part part, Object[] whole) {
-    Object[] call = part.args().clone();
-    for (int i = 0; i < call.length; i++) {
-      ShardPlan.Param param = plan.params().get(i);
-      if (param.role() == ShardPlan.Role.WHOLE) {
-        call[i] = whole[i];
-      }
-    }
-    Launcher.call(plan, call);
-    Object[] written = new Object[call.length];
-    for (int i = 0; i < call.length; i++) {
-      ShardPlan.Param param = plan.params().get(i);
-      if (param.written() && (param.role() == ShardPlan.Role.ROWS || param.role() == ShardPlan.Role.REDUCE
-          || param.role() == ShardPlan.Role.SUM)) {
-        written[i] = call[i];
-      }
-    }
-    return new Result(part.index(), written);
   }
 }

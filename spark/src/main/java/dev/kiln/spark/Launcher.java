@@ -100,15 +100,6 @@ final class Launcher {
     return ByteTensor.of((byte[]) array);
   }
 
-  private static Object hostArray(Tensor<?, ?> t) {
-    if (t instanceof FloatTensor f) return f.toArray();
-    if (t instanceof DoubleTensor d) return d.toArray();
-    if (t instanceof IntTensor i) return i.toArray();
-    if (t instanceof LongTensor l) return l.toArray();
-    if (t instanceof ShortTensor s) return s.toArray();
-    return ((ByteTensor) t).toArray();
-  }
-
   /**
    * Calls the launcher where {@link Kiln#device()} says: the {@code float[]} launcher on the CPU, or
    * on CUDA the tensor launcher on the arrays' copies, the written arrays copied back; the
@@ -151,7 +142,7 @@ final class Launcher {
       for (int i = 0; i < call.length; i++) {
         boolean written = plan.params().get(i).written() || plan.params().get(i).role() == ShardPlan.Role.SCALAR;
         if (call[i] instanceof Tensor<?, ?> t && written) {
-          Object host = hostArray(t);
+          Object host = t.hostArray();
           System.arraycopy(host, 0, args[i], 0, java.lang.reflect.Array.getLength(host));
         }
       }
