@@ -175,6 +175,18 @@ public final class KilnSpark {
             + (wantsArray ? "an array" : "a number") + ", got " + (args[i] == null ? "null" : args[i].getClass().getSimpleName()));
       }
     }
+    // parts work on copies of the rows, so an array passed twice would not be updated in place the
+    // way one call would (or refuse to); refuse it here, naming both arguments
+    for (int i = 0; i < args.length; i++) {
+      for (int j = i + 1; j < args.length; j++) {
+        if (args[i] == args[j] && args[i].getClass().isArray()
+            && (plan.params().get(i).written() || plan.params().get(j).written())) {
+          throw new IllegalArgumentException("operator '" + plan.operator() + "': arguments '" + plan.params().get(i).name()
+              + "' and '" + plan.params().get(j).name() + "' are one array, which a split call does not run in place;"
+              + " pass a separate output array");
+        }
+      }
+    }
   }
 
   /**

@@ -195,6 +195,10 @@ class KilnSparkTest {
     IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
         () -> KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.ALWAYS, 3, 5, new float[16], new float[15]));
     assertTrue(ragged.getMessage().contains("argument 'x' has 16 elements, not a whole number of rows of B = 3"), ragged.getMessage());
+    float[] same = data(18, 3 * 5);
+    IllegalArgumentException inPlace = assertThrows(IllegalArgumentException.class,
+        () -> KilnSpark.run(sc, ShardOps.class, "softmax", 2, KilnSpark.Split.ALWAYS, 3, 5, same, same));
+    assertTrue(inPlace.getMessage().contains("operator 'softmax': arguments 'x' and 'y' are one array"), inPlace.getMessage());
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
         () -> KilnSpark.run(sc, ShardOps.class, "nosuch", 2, KilnSpark.Split.ALWAYS));
     assertTrue(unknown.getMessage().contains("ShardOps has no grid or composite operator 'nosuch'"), unknown.getMessage());
