@@ -53,10 +53,25 @@ public final class Recompute {
     Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : kernel(k.ir(), temps);
+      OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : deviceForm(k.ir(), temps);
       kernels.add(device == k.ir() ? k : k.withDevice(device));
     }
     return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());
+  }
+
+  /**
+   * {@code op}'s device form: its qualifying temporaries recomputed, and where a loop's "seen so far"
+   * flag is what keeps one stored, that flag computed from a first-match search first ({@link
+   * FirstMatch}) when that lets more temporaries go.
+   */
+  static OperatorIr deviceForm(OperatorIr op, Set<String> temps) {
+    OperatorIr plain = kernel(op, temps);
+    OperatorIr split = FirstMatch.split(op);
+    if (split == op) {
+      return plain;
+    }
+    OperatorIr searched = kernel(split, temps);
+    return searched.arrays().size() < plain.arrays().size() ? searched : plain;
   }
 
   /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */
@@ -218,7 +233,7 @@ public final class Recompute {
    * variables are {@code index}, grid variables or results in {@code before}, it reads no array in
    * {@code written}, and it is small.
    */
-  private static boolean recomputable(Expr value, Expr.Var index, Set<Expr.Var> before, Set<String> written) {
+  static boolean recomputable(Expr value, Expr.Var index, Set<Expr.Var> before, Set<String> written) {
     Set<Expr> seen = new HashSet<>();
     ArrayDeque<Expr> work = new ArrayDeque<>();
     work.push(value);

@@ -100,11 +100,20 @@ class RecomputeTest {
   }
 
   @Test
-  void softmaxGradientRecomputesTwoOfItsThreeRows() {
-    // adj$x$3, the first maximum's share, needs the loop's "seen so far": stored
+  void softmaxGradientRecomputesAllThreeOfItsRows() {
+    // adj$x$3, the first maximum's share, needs the loop's "seen so far": a search for the first
+    // maximum before (FirstMatch) makes it a value of the index, computed again where dx is written
     String sig = signature("softmaxGrad_k0");
-    assertThat(sig).doesNotContain("adj$x$1");
-    assertThat(sig).doesNotContain("adj$x$2");
-    assertThat(sig).contains("adj$x$3");
+    assertThat(sig).doesNotContain("adj$x$");
+    String body = body("softmaxGrad_k0");
+    assertThat(body).containsMatch("firstPart = kiln::min\\(firstPart, \\(\\(t\\d+ == m\\) \\? k_\\d+_first : N\\)\\);");
+    assertThat(body).containsMatch("\\(\\(t\\d+ == m\\) && \\(!\\(t\\d+ \\|\\| \\(first < j\\w+\\)\\)\\)\\) \\? t\\d+ : 0.0f\\)");
+  }
+
+  @Test
+  void theCpuKeepsItsSequentialFlag() {
+    // the search is the device's form only: the CPU kernel carries "seen so far" as the source does
+    assertThat(kernels).doesNotContain("_first");
+    assertThat(kernels).containsMatch("seen = \\(seen \\|\\| t\\d+\\);");
   }
 }
