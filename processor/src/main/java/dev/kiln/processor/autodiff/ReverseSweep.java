@@ -20,6 +20,7 @@ import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -81,7 +82,7 @@ final class ReverseSweep {
     this.outputsIn = outputsIn;
     op.scalars().forEach(s -> sizes.put(s.name(), s));
     op.dims().forEach(d -> dims.add(d.name()));
-    nextLoopId = maxLoopId(op.body()) + 1;
+    nextLoopId = StmtWalk.maxLoopId(op.body()) + 1;
   }
 
   /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
@@ -953,15 +954,5 @@ final class ReverseSweep {
       min = Math.min(min, c.result().id());
     }
     return min;
-  }
-
-  private static int maxLoopId(List<Stmt> body) {
-    int max = 0;
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Loop l) {
-        max = Math.max(max, Math.max(l.id(), maxLoopId(l.body())));
-      }
-    }
-    return max;
   }
 }

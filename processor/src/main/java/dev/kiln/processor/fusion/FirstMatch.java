@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Rewriter;
+import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ final class FirstMatch {
 
   /** {@code t} when {@code c} is a boolean updated as {@code phi || t} or {@code t || phi}; else null. */
   private static Expr term(Stmt.Carried c) {
-    if (c.phi().type() != dev.kiln.processor.ir.ScalarType.BOOL
+    if (c.phi().type() != ScalarType.BOOL
         || !(c.next() instanceof Expr.Binary b) || b.op() != BinaryOp.LOR) {
       return null;
     }
@@ -92,7 +93,7 @@ final class FirstMatch {
     Expr.Var k = var(f, names, loop.index().name() + "_first", loop.index().type(), Expr.VarKind.LOOP_INDEX);
     Expr.Var phi = var(f, names, "first", loop.index().type(), Expr.VarKind.CARRIED);
     Expr.Var first = var(f, names, "first", loop.index().type(), Expr.VarKind.LOOP_RESULT);
-    int id = maxLoopId(op.body()) + 1;
+    int id = StmtWalk.maxLoopId(op.body()) + 1;
     Rewriter[] self = new Rewriter[1];
     self[0] = new Rewriter(f, (orig, rebuilt) -> {
       if (orig == flag.phi()) {
@@ -123,7 +124,7 @@ final class FirstMatch {
   }
 
   /** A new variable named {@code name}, suffixed until no variable of the operator has its name. */
-  private static Expr.Var var(ExprFactory f, Set<String> names, String name, dev.kiln.processor.ir.ScalarType type,
+  private static Expr.Var var(ExprFactory f, Set<String> names, String name, ScalarType type,
       Expr.VarKind kind) {
     String unique = name;
     for (int n = 2; names.contains(unique); n++) {
@@ -157,16 +158,6 @@ final class FirstMatch {
       }
       l.body().forEach(inner -> collectVars(inner, out));
     }
-  }
-
-  private static int maxLoopId(List<Stmt> body) {
-    int max = 0;
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Loop l) {
-        max = Math.max(max, Math.max(l.id(), maxLoopId(l.body())));
-      }
-    }
-    return max;
   }
 
   private static boolean isTrue(Expr e) {

@@ -43,6 +43,17 @@ public final class StmtWalk {
     }
   }
 
+  /** The greatest scope number of the loops in {@code body}, nested ones included; 0 when there are none. */
+  public static int maxLoopId(List<Stmt> body) {
+    int max = 0;
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        max = Math.max(max, Math.max(l.id(), maxLoopId(l.body())));
+      }
+    }
+    return max;
+  }
+
   /** The names of the arrays that {@code body} stores or accumulates into, loops included. */
   public static Set<String> writtenArrays(List<Stmt> body) {
     Set<String> out = new HashSet<>();
