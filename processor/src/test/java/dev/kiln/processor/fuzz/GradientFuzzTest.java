@@ -2,6 +2,8 @@ package dev.kiln.processor.fuzz;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.kiln.testing.Precision;
+import dev.kiln.testing.Probe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,14 +49,14 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p><b>Kinks.</b> The generated operators are full of comparisons, selects, {@code min}/{@code
  * max}, {@code abs}, {@code floor}, {@code rint}, {@code signum} and int casts. Every probe is judged
- * smooth or not from the forward values alone ({@link GradProbe#roughness}: central differences at
+ * smooth or not from the forward values alone ({@link Probe#roughness}: central differences at
  * h and h/2, odd and even gaps), never from the gradient under test: a rough random direction
  * rejects the draw (new inputs are drawn), a rough single element is replaced by another, and a
  * non-finite gradient element fails where L is smooth along it. So a wrong gradient cannot cause
  * its own check to be skipped; an operator whose every draw is rejected is counted unchecked (not a
  * failure; the summary printed at the end says how many).
  *
- * <p><b>Tolerances</b> ({@link GradPrecision}, the tests module's values): float operators (the
+ * <p><b>Tolerances</b> ({@link Precision}, the tests module's values): float operators (the
  * text of the operator or of an elementwise operator it calls says {@code float}; a double
  * operator with a float cast inside is float too, since its L is only float-accurate) {@code h =
  * 1e-3} relative to {@code max(1, |x|)}, {@code rel = 1e-2}; double ones {@code h = 1e-6}, {@code

@@ -1,5 +1,8 @@
 package dev.kiln.processor.fuzz;
 
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
+import dev.kiln.testing.Probe;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -133,7 +136,7 @@ final class GradientRunner {
     if (op == null) {
       return problems;
     }
-    GradPrecision precision = precision(op);
+    Precision precision = precision(op);
     if (op instanceof OperatorSpec.Elementwise e) {
       elementwise(e, precision);
     } else {
@@ -145,7 +148,7 @@ final class GradientRunner {
   // ---- precision ----
 
   /** FLOAT when the operator's text or that of an operator it calls (transitively) says float. */
-  private GradPrecision precision(OperatorSpec op) {
+  private Precision precision(OperatorSpec op) {
     List<String> todo = new ArrayList<>(List.of(op.name()));
     List<String> seen = new ArrayList<>();
     while (!todo.isEmpty()) {
@@ -156,7 +159,7 @@ final class GradientRunner {
       seen.add(name);
       String text = methodText(source, name);
       if (text.contains("float")) {
-        return GradPrecision.FLOAT;
+        return Precision.FLOAT;
       }
       for (OperatorSpec other : all) {
         if (other instanceof OperatorSpec.Elementwise && text.matches("(?s).*\\b" + other.name() + "\\(.*")) {
@@ -164,7 +167,7 @@ final class GradientRunner {
         }
       }
     }
-    return GradPrecision.DOUBLE;
+    return Precision.DOUBLE;
   }
 
   /** The text of method {@code name} in a generated class (from its signature to its closing brace). */
@@ -182,7 +185,7 @@ final class GradientRunner {
 
   // ---- elementwise ----
 
-  private void elementwise(OperatorSpec.Elementwise op, GradPrecision precision) throws Exception {
+  private void elementwise(OperatorSpec.Elementwise op, Precision precision) throws Exception {
     List<FuzzType> types = op.paramTypes();
     Class<?>[] prim = types.stream().map(FuzzType::primitive).toArray(Class<?>[]::new);
     Method f = ops.getMethod(op.name(), prim);
@@ -214,7 +217,7 @@ final class GradientRunner {
     }
   }
 
-  private void elementwiseScalar(OperatorSpec.Elementwise op, Method f, Method g, String gname, int p, GradPrecision precision)
+  private void elementwiseScalar(OperatorSpec.Elementwise op, Method f, Method g, String gname, int p, Precision precision)
       throws Exception {
     int checked = 0;
     for (int attempt = 0; attempt < ATTEMPTS && checked < POINTS; attempt++) {
@@ -242,7 +245,7 @@ final class GradientRunner {
       Object x = Values.array(r, op.paramTypes().get(p), 1, 0);
       java.lang.reflect.Array.set(x, 0, args[p]);
       final double dyv = dyValue;
-      GradProbe.Loss loss = a -> {
+      Loss loss = a -> {
         Object[] at = args.clone();
         at[p] = java.lang.reflect.Array.get(a, 0);
         Object v = f.invoke(null, at);
@@ -332,7 +335,7 @@ final class GradientRunner {
 
   // ---- grid ----
 
-  private void grid(OperatorSpec.Grid op, GradPrecision precision) throws Exception {
+  private void grid(OperatorSpec.Grid op, Precision precision) throws Exception {
     List<OperatorSpec.Param> params = op.params();
     Class<?>[] types = params.stream().map(OperatorSpec::javaType).toArray(Class<?>[]::new);
     Method f = ops.getMethod(op.name(), types);
@@ -371,7 +374,7 @@ final class GradientRunner {
 
   /** Null when checked and agreeing; "!problem" on a failure; otherwise why the draw was rejected. */
   private String gridDraw(OperatorSpec.Grid op, Method f, Method g, List<Integer> outs, List<Integer> ins, boolean positive,
-      GradPrecision precision) throws Exception {
+      Precision precision) throws Exception {
     List<OperatorSpec.Param> params = op.params();
     Map<String, Integer> sizes = new LinkedHashMap<>();
     for (OperatorSpec.Param p : params) {
@@ -404,16 +407,16 @@ final class GradientRunner {
       return "!" + where + ": the plain method threw " + lastThrown + " (a generator bug)";
     }
     for (int o : outs) {
-      for (int e = 0; e < GradPrecision.length(forward[o]); e++) {
-        if (!Double.isFinite(GradPrecision.get(forward[o], e))) {
+      for (int e = 0; e < Precision.length(forward[o]); e++) {
+        if (!Double.isFinite(Precision.get(forward[o], e))) {
           return "forward output is not finite";
         }
       }
     }
     Object[] dY = new Object[params.size()];
     for (int o : outs) {
-      Object d = Values.array(r, ((OperatorSpec.Array) params.get(o)).element(), GradPrecision.length(forward[o]), 0);
-      for (int e = 0; e < GradPrecision.length(d); e++) {
+      Object d = Values.array(r, ((OperatorSpec.Array) params.get(o)).element(), Precision.length(forward[o]), 0);
+      for (int e = 0; e < Precision.length(d); e++) {
         double v = r.nextDouble(-1, 1);
         java.lang.reflect.Array.set(d, e, d instanceof float[] ? (Object) (float) v : (Object) v);
       }
@@ -425,7 +428,7 @@ final class GradientRunner {
     Object[] grads = new Object[ins.size()];
     for (int k = 0; k < ins.size(); k++) {
       Object x = forward[ins.get(k)];
-      grads[k] = x instanceof float[] fa ? nans(new float[fa.length]) : nans(new double[GradPrecision.length(x)]);
+      grads[k] = x instanceof float[] fa ? nans(new float[fa.length]) : nans(new double[Precision.length(x)]);
       call.add(grads[k]);
     }
     Object[] callArgs = call.toArray();
@@ -446,8 +449,8 @@ final class GradientRunner {
     for (int k = 0; k < ins.size(); k++) {
       int i = ins.get(k);
       OperatorSpec.Array xa = (OperatorSpec.Array) params.get(i);
-      GradProbe.Loss loss = x -> loss(f, args, i, x, outs, dY);
-      double[] gd = GradPrecision.toDoubles(grads[k]);
+      Loss loss = x -> loss(f, args, i, x, outs, dY);
+      double[] gd = Precision.toDoubles(grads[k]);
       if (FD_STAND_IN) {
         gd = standIn(loss, args[i], precision);
       }
@@ -467,13 +470,13 @@ final class GradientRunner {
     f.invoke(null, run);
     int n = 0;
     for (int o : outs) {
-      n += GradPrecision.length(run[o]);
+      n += Precision.length(run[o]);
     }
     double[] terms = new double[n];
     int t = 0;
     for (int o : outs) {
-      for (int e = 0; e < GradPrecision.length(run[o]); e++) {
-        terms[t++] = GradPrecision.get(dY[o], e) * GradPrecision.get(run[o], e);
+      for (int e = 0; e < Precision.length(run[o]); e++) {
+        terms[t++] = Precision.get(dY[o], e) * Precision.get(run[o], e);
       }
     }
     return terms;
@@ -488,12 +491,12 @@ final class GradientRunner {
    */
   private final class Check {
     private final String what;
-    private final GradProbe.Loss loss;
+    private final Loss loss;
     private final Object x;
     private final double[] grad;
-    private final GradPrecision precision;
+    private final Precision precision;
 
-    Check(String what, GradProbe.Loss loss, Object x, double[] grad, GradPrecision precision) {
+    Check(String what, Loss loss, Object x, double[] grad, Precision precision) {
       this.what = what;
       this.loss = loss;
       this.x = x;
@@ -510,7 +513,7 @@ final class GradientRunner {
       // a non-finite gradient element fails where L is smooth along that element, else the draw is rejected
       for (int j = 0; j < n; j++) {
         if (!Double.isFinite(grad[j])) {
-          GradProbe at = GradProbe.at(loss, x, l0, unit(j), precision.step);
+          Probe at = Probe.at(loss, x, l0, unit(j), precision.step, Probe.Noise.EVERY_TERM);
           String rough = at.roughness(precision);
           if (rough != null) {
             return what + " at element [" + j + "] (whose gradient is " + grad[j] + "): " + rough;
@@ -530,7 +533,7 @@ final class GradientRunner {
       for (int j = 0; j < n; j++) {
         dir[j] = r.nextDouble(-1, 1) * scale(j);
       }
-      GradProbe along = GradProbe.at(loss, x, l0, dir, precision.step);
+      Probe along = Probe.at(loss, x, l0, dir, precision.step, Probe.Noise.EVERY_TERM);
       String rough = along.roughness(precision);
       if (rough != null) {
         return what + " along a random direction: " + rough;
@@ -544,7 +547,7 @@ final class GradientRunner {
         boolean dropped = false;
         boolean left = false;
         for (int j = 0; j < n; j++) {
-          if (GradProbe.at(loss, x, l0, unit(j), precision.step).roughness(precision) != null) {
+          if (Probe.at(loss, x, l0, unit(j), precision.step, Probe.Noise.EVERY_TERM).roughness(precision) != null) {
             smooth[j] = 0;
             dropped = true;
           } else if (dir[j] != 0) {
@@ -557,7 +560,7 @@ final class GradientRunner {
         if (!left) {
           return what + " along a random direction: L is not smooth along any element";
         }
-        GradProbe again = GradProbe.at(loss, x, l0, smooth, precision.step);
+        Probe again = Probe.at(loss, x, l0, smooth, precision.step, Probe.Noise.EVERY_TERM);
         String roughAgain = again.roughness(precision);
         if (roughAgain != null) {
           return what + " along the elements where L is smooth: " + roughAgain;
@@ -570,7 +573,7 @@ final class GradientRunner {
       int checked = 0;
       for (int tries = 0; checked < want && tries < 4 * SINGLES; tries++) {
         int j = r.nextInt(n);
-        GradProbe at = GradProbe.at(loss, x, l0, unit(j), precision.step);
+        Probe at = Probe.at(loss, x, l0, unit(j), precision.step, Probe.Noise.EVERY_TERM);
         if (at.roughness(precision) != null) {
           continue;
         }
@@ -585,7 +588,7 @@ final class GradientRunner {
     }
 
     private double scale(int j) {
-      return Math.max(1, Math.abs(GradPrecision.get(x, j)));
+      return Math.max(1, Math.abs(Precision.get(x, j)));
     }
 
     private double[] unit(int j) {
@@ -594,13 +597,13 @@ final class GradientRunner {
       return dir;
     }
 
-    private String mismatch(String where, GradProbe probe) throws Exception {
+    private String mismatch(String where, Probe probe) throws Exception {
       double twoH = 2 * precision.step;
       StringBuilder perElement = new StringBuilder();
       for (int j = 0; j < Math.min(grad.length, 24); j++) {
-        GradProbe at = GradProbe.at(loss, x, loss.terms(x), unit(j), precision.step);
+        Probe at = Probe.at(loss, x, loss.terms(x), unit(j), precision.step, Probe.Noise.EVERY_TERM);
         double fd = at.change() / (2 * precision.step * scale(j));
-        perElement.append(String.format("%n      [%d] x %.6g: gradient %.6g, central difference %.6g%s", j, GradPrecision.get(x, j),
+        perElement.append(String.format("%n      [%d] x %.6g: gradient %.6g, central difference %.6g%s", j, Precision.get(x, j),
             grad[j], fd, at.roughness(precision) != null ? " (not smooth there)" : at.ratio(precision, grad) > 1 ? "  <-- differs" : ""));
       }
       return String.format("%s (%s) disagrees with central differences %s: d/dt L(x + t v) is %.6g by central"
@@ -611,22 +614,22 @@ final class GradientRunner {
   }
 
   /** A central-difference gradient at a third of the step, standing in for fGrad to calibrate the check. */
-  private static double[] standIn(GradProbe.Loss loss, Object x, GradPrecision precision) throws Exception {
-    int n = GradPrecision.length(x);
+  private static double[] standIn(Loss loss, Object x, Precision precision) throws Exception {
+    int n = Precision.length(x);
     double[] g = new double[n];
     double h = precision.step / 3;
     for (int j = 0; j < n; j++) {
       double[] dir = new double[n];
-      dir[j] = Math.max(1, Math.abs(GradPrecision.get(x, j)));
-      Object p = GradPrecision.shifted(x, dir, h);
-      Object m = GradPrecision.shifted(x, dir, -h);
+      dir[j] = Math.max(1, Math.abs(Precision.get(x, j)));
+      Object p = Precision.shifted(x, dir, h);
+      Object m = Precision.shifted(x, dir, -h);
       double[] lp = loss.terms(p);
       double[] lm = loss.terms(m);
       double change = 0;
       for (int t = 0; t < lp.length; t++) {
         change += lp[t] - lm[t];
       }
-      double delta = GradPrecision.get(p, j) - GradPrecision.get(m, j);
+      double delta = Precision.get(p, j) - Precision.get(m, j);
       g[j] = delta == 0 ? 0 : change / delta;
     }
     return g;

@@ -2,6 +2,8 @@ package dev.kiln.tests.grad;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.Arrays;

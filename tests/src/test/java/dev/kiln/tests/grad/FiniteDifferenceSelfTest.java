@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
+import dev.kiln.testing.Probe;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.Test;

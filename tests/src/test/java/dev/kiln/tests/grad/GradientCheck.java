@@ -2,6 +2,9 @@ package dev.kiln.tests.grad;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
+import dev.kiln.testing.Probe;
 import java.util.SplittableRandom;
 
 /**

@@ -3,6 +3,8 @@ package dev.kiln.tests.grad;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.kiln.Out;
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;

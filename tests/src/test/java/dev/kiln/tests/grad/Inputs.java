@@ -3,6 +3,7 @@ package dev.kiln.tests.grad;
 import dev.kiln.Dim;
 import dev.kiln.Out;
 import dev.kiln.Shape;
+import dev.kiln.testing.Precision;
 import java.lang.reflect.Parameter;
 import java.util.Arrays;
 import java.util.HashMap;

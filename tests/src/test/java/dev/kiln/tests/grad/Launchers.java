@@ -1,6 +1,7 @@
 package dev.kiln.tests.grad;
 
 import dev.kiln.Out;
+import dev.kiln.testing.Precision;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package dev.kiln.tests.grad;
 
+import dev.kiln.testing.Loss;
+import dev.kiln.testing.Precision;
+import dev.kiln.testing.Probe;
 /** Describes a failed gradient check element by element, like {@code Agreement}: count, first and worst. */
 final class Mismatch {
   private Mismatch() {}
