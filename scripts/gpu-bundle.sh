@@ -10,8 +10,8 @@
 #   bash .gpu/run.sh [steps...]           # there, on the GPU machine (the device tool carries .gpu)
 #
 # .gpu/run.sh runs, each under a time limit, the steps named (default: all, in this order):
-# `tests` (every @Tag("gpu") test of runtime/ and tests/, JUnit's reports under $OUT or
-# .gpu/reports), `sample` (the sample on CUDA), `bench` (dev.kiln.bench.GpuSideBySide, Kiln's
+# `tests` (every @Tag("gpu") test of runtime/ and tests/, and TensorLaunchersTest with
+# -Dkiln.device=cuda; JUnit's reports under $OUT or .gpu/reports), `sample` (the sample on CUDA), `bench` (dev.kiln.bench.GpuSideBySide, Kiln's
 # launchers on the GPU beside a device copy) and `torch` (scripts/gpu_torch_bench.py, PyTorch on
 # the same GPU). Extra arguments for the benchmarks: KILN_GPU_BENCH (a regular expression).
 # `variants` (never by default) times hand-edited kernels beside the build's: put each variant's PTX
@@ -96,7 +96,13 @@ for step in $steps; do
           --class-path "$module-test-classes:$module-classes:$(cat classpath.txt)" \
           --scan-class-path "$module-test-classes" --include-tag gpu \
           --details=tree --details-theme=ascii --reports-dir "$reports/$module" || status=1
-      done ;;
+      done
+      # the device-agnostic tensor launchers, on Kiln.device() = CUDA (not tagged gpu: in a plain
+      # test JVM they run on the CPU)
+      timeout 120 jre/bin/java -Dkiln.device=cuda -jar junit-platform-console-standalone-*.jar execute \
+        --class-path "tests-test-classes:tests-classes:$(cat classpath.txt)" \
+        --select-class dev.kiln.tests.TensorLaunchersTest \
+        --details=tree --details-theme=ascii --reports-dir "$reports/tensors" || status=1 ;;
     sample)
       timeout 90 jre/bin/java --add-modules jdk.incubator.vector -Dkiln.device=cuda \
         -cp "sample-classes:$(cat classpath.txt)" dev.kiln.sample.Main || status=1 ;;
