@@ -2,6 +2,8 @@ package dev.kiln.processor;
 
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
+import dev.kiln.processor.artifacts.ClassArtifacts.Resource;
+import dev.kiln.processor.artifacts.ClassArtifacts;
 import dev.kiln.processor.autodiff.GradientNames;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
@@ -21,12 +23,12 @@ import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.report.ShardJson;
-import dev.kiln.processor.report.ShardReport;
-import dev.kiln.processor.shard.Sharding;
 import dev.kiln.processor.report.FusionReport;
 import dev.kiln.processor.report.ReportHtml;
 import dev.kiln.processor.report.ReportJson;
+import dev.kiln.processor.report.ShardJson;
+import dev.kiln.processor.report.ShardReport;
+import dev.kiln.processor.shard.Sharding;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -338,7 +340,7 @@ final class ClassPipeline {
     gradientPlans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
     plans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
     gradientPlans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
-    cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.baseName(owner),
+    cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.artifacts(owner).baseName(),
         compiled.stream().map(op -> deviceForms.getOrDefault(op.name(), op)).toList());
     plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
     gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
@@ -370,8 +372,9 @@ final class ClassPipeline {
   }
 
   private void emit() {
-    String pkg = step.packageName(owner);
-    String resourceBase = step.resourceBase(owner);
+    ClassArtifacts artifacts = step.artifacts(owner);
+    String pkg = artifacts.packageName();
+    String resourceBase = artifacts.resourceBase();
     try {
       Set<String> simdNames = new HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
@@ -381,9 +384,9 @@ final class ClassPipeline {
       if (!vectorised.isEmpty()) {
         step.writeJava(SimdKernelsWriter.write(owner, pkg, vectorised));
       }
-      step.write("META-INF/kiln/" + resourceBase + ".ir.txt", irListing(), owner);
+      step.write(artifacts.path(Resource.IR_LISTING), irListing(), owner);
       if (!derived.operators().isEmpty() || !gradientPlans.isEmpty()) {
-        step.write("META-INF/kiln/" + resourceBase + ".gradients.ir.txt",
+        step.write(artifacts.path(Resource.GRADIENT_LISTING),
             gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
       // composites are not written: another module calls their generated launchers, it does not fuse into them
@@ -402,14 +405,14 @@ final class ClassPipeline {
         shards.forEach(op -> shardsByName.put(op.name(), op));
         FusionReport report = ReportBuilder.of(owner.getQualifiedName().toString(), allPlans, gradientOf, gemmLeaves)
             .withShards(shardsByName);
-        step.write("META-INF/kiln/" + resourceBase + ".fusion.json", ReportJson.write(report), owner);
-        step.write("META-INF/kiln/" + resourceBase + ".fusion.html", ReportHtml.write(report), owner);
+        step.write(artifacts.path(Resource.FUSION_JSON), ReportJson.write(report), owner);
+        step.write(artifacts.path(Resource.FUSION_HTML), ReportHtml.write(report), owner);
       }
       if (!shards.isEmpty()) {
-        step.write("META-INF/kiln/" + resourceBase + ".shards.json",
+        step.write(artifacts.path(Resource.SHARDS_JSON),
             ShardJson.write(new ShardReport(owner.getQualifiedName().toString(), shards)), owner);
       }
-      step.writeCuda(owner, resourceBase, cuda);
+      step.writeCuda(owner, artifacts, cuda);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       step.reporter().report(owner, Message.INTERNAL_ERROR, owner.getSimpleName(), "interrupted while running nvcc");

@@ -2,9 +2,9 @@ package dev.kiln.processor;
 
 import com.palantir.javapoet.JavaFile;
 import com.sun.source.util.Trees;
+import dev.kiln.processor.artifacts.ClassArtifacts;
 import dev.kiln.processor.check.OutputCheck;
 import dev.kiln.processor.check.RaceCheck;
-import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
 import dev.kiln.processor.codegen.cuda.CudaWriter;
 import dev.kiln.processor.codegen.cuda.Nvcc;
@@ -153,15 +153,9 @@ final class OperatorProcessingStep {
     return elements.getPackageOf(owner).getQualifiedName().toString();
   }
 
-  /** The class's generated files' base name: {@code Foo} for {@code FooKernels}. */
-  String baseName(TypeElement owner) {
-    return KernelsWriter.kernelsName(owner, packageName(owner)).simpleName().replaceAll("Kernels$", "");
-  }
-
-  /** {@code <package path>/<base name>}, the resources' path under {@code META-INF/kiln/}. */
-  String resourceBase(TypeElement owner) {
-    String pkg = packageName(owner);
-    return (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + baseName(owner);
+  /** The names and paths of what Kiln generates for {@code owner}. */
+  ClassArtifacts artifacts(TypeElement owner) {
+    return ClassArtifacts.of(owner, packageName(owner));
   }
 
   void writeJava(JavaFile file) throws IOException {
@@ -225,8 +219,8 @@ final class OperatorProcessingStep {
   }
 
   /** Writes {@code <Class>.cu} and, when nvcc is there, {@code <Class>.ptx} beside it. */
-  void writeCuda(TypeElement owner, String resourceBase, CudaWriter.Result cuda) throws IOException, InterruptedException {
-    String base = resourceBase.substring(resourceBase.lastIndexOf('/') + 1);
+  void writeCuda(TypeElement owner, ClassArtifacts artifacts, CudaWriter.Result cuda) throws IOException, InterruptedException {
+    String base = artifacts.baseName();
     for (CudaWriter.Skipped s : cuda.skipped()) {
       for (javax.lang.model.element.Element e : owner.getEnclosedElements()) {
         if (e.getSimpleName().contentEquals(s.operator()) && e.getKind() == ElementKind.METHOD) {
@@ -234,7 +228,7 @@ final class OperatorProcessingStep {
         }
       }
     }
-    write("META-INF/kiln/" + resourceBase + ".cu", cuda.source(), owner);
+    write(artifacts.path(ClassArtifacts.Resource.CUDA), cuda.source(), owner);
     if (nvcc == null) {
       if (!nvccNoted) {
         nvccNoted = true;
@@ -248,7 +242,7 @@ final class OperatorProcessingStep {
       reporter.report(owner, Message.NVCC_FAILED, owner.getQualifiedName(), where, outcome.diagnostics());
       return;
     }
-    write("META-INF/kiln/" + resourceBase + ".ptx", outcome.ptx(), owner);
+    write(artifacts.path(ClassArtifacts.Resource.PTX), outcome.ptx(), owner);
   }
 
   void write(String path, String text, TypeElement owner) throws IOException {

@@ -84,17 +84,6 @@ public final class ReportHtml {
     return out.close("body").newline().close("html").newline().finish();
   }
 
-  /**
-   * Where the page lies in the class output: {@code META-INF/kiln/a/b/C.fusion.html}, beside the JSON.
-   *
-   * @param packageName the owner's package, {@code ""} for the unnamed package
-   * @param baseName the owner's resource base name
-   */
-  public static String resourcePath(String packageName, String baseName) {
-    String json = ReportJson.resourcePath(packageName, baseName);
-    return json.substring(0, json.length() - ".json".length()) + ".html";
-  }
-
   private static void legend(Markup out) {
     out.open("p", "class", "legend");
     nodeSwatch(out, NodeStyle.CALL, "call");

@@ -49,16 +49,6 @@ public final class ReportJson {
     return w.json.endArray().endObject().finish();
   }
 
-  /**
-   * Where the report lies in the class output: {@code META-INF/kiln/a/b/C.fusion.json}.
-   *
-   * @param packageName the owner's package, {@code ""} for the unnamed package
-   * @param baseName the owner's resource base name, as for its {@code .ir.txt} and {@code .cu}
-   */
-  public static String resourcePath(String packageName, String baseName) {
-    return "META-INF/kiln/" + (packageName.isEmpty() ? "" : packageName.replace('.', '/') + "/") + baseName + ".fusion.json";
-  }
-
   private void composite(Composite c) {
     CompositeSummary s = CompositeSummary.of(c);
     json.beginObject()

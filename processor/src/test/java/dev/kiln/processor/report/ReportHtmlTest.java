@@ -154,11 +154,6 @@ class ReportHtmlTest {
   }
 
   @Test
-  void thePageLiesBesideTheJson() {
-    assertThat(ReportHtml.resourcePath("a.b", "C")).isEqualTo("META-INF/kiln/a/b/C.fusion.html");
-  }
-
-  @Test
   void controlCharactersCannotBreakTheMarkup() throws Exception {
     Document doc = parse(ReportHtml.write(new FusionReport("p.\u0001C<\uD800>", List.of(Fixtures.softmax()))));
     assertThat(elements(doc, "code").get(0).getTextContent()).isEqualTo("p.\uFFFDC<\uFFFD>");

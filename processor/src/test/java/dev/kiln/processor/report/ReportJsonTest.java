@@ -1,9 +1,8 @@
 package dev.kiln.processor.report;
 
-import dev.kiln.testing.Json;
-
 import static com.google.common.truth.Truth.assertThat;
 
+import dev.kiln.testing.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -128,11 +127,5 @@ class ReportJsonTest {
     }
     assertThat(ReportJson.write(Fixtures.softmaxReport())).isEqualTo(golden);
     assertThat(ReportJson.write(Fixtures.softmaxReport())).isEqualTo(ReportJson.write(Fixtures.softmaxReport()));
-  }
-
-  @Test
-  void resourcePathFollowsThePackage() {
-    assertThat(ReportJson.resourcePath("dev.kiln.samples", "LstmOps")).isEqualTo("META-INF/kiln/dev/kiln/samples/LstmOps.fusion.json");
-    assertThat(ReportJson.resourcePath("", "Top")).isEqualTo("META-INF/kiln/Top.fusion.json");
   }
 }

@@ -5,13 +5,13 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.artifacts.ClassArtifacts;
 import dev.kiln.processor.codegen.MapKernels;
+import dev.kiln.processor.codegen.cuda.KernelInfo;
 import dev.kiln.processor.contraction.Contraction;
+import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
-import dev.kiln.processor.fusion.FusionPlan;
-import dev.kiln.processor.codegen.cuda.KernelInfo;
-import dev.kiln.processor.ir.io.IrResource;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.processing.Generated;
@@ -24,7 +24,7 @@ public final class KernelsWriter {
 
   /** The generated class's name for operators declared in {@code owner}. */
   public static ClassName kernelsName(TypeElement owner, String packageName) {
-    return ClassName.get(packageName, IrResource.baseName(owner, packageName) + "Kernels");
+    return ClassName.get(packageName, ClassArtifacts.of(owner, packageName).kernelsClass());
   }
 
   /**

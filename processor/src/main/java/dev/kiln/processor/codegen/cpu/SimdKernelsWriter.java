@@ -7,6 +7,7 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.artifacts.ClassArtifacts;
 import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.OperatorIr;
 import java.util.List;
@@ -28,8 +29,7 @@ public final class SimdKernelsWriter {
 
   /** The generated class's name for operators declared in {@code owner}. */
   public static ClassName simdName(TypeElement owner, String packageName) {
-    ClassName kernels = KernelsWriter.kernelsName(owner, packageName);
-    return ClassName.get(packageName, kernels.simpleName().replaceAll("Kernels$", "") + "SimdKernels");
+    return ClassName.get(packageName, ClassArtifacts.of(owner, packageName).simdKernelsClass());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kiln.processor.ir.io;
 
+import dev.kiln.processor.artifacts.ClassArtifacts;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 
@@ -8,7 +9,7 @@ import javax.lang.model.util.Elements;
  * of its users: beside the class file, in the class's package, named after its {@code <Base>Kernels}
  * class: {@code lib/Lib.kir} for {@code lib.Lib}, {@code lib/Lib_Nested.kir} for {@code
  * lib.Lib.Nested}. Written and read through the {@link javax.annotation.processing.Filer} with a
- * package and a relative name.
+ * package and a relative name; the names are {@link ClassArtifacts}'s.
  *
  * <p>Not under {@code META-INF/kiln/} like the class's other resources: javac's file manager indexes
  * a jar on the class path by the directories that are Java identifiers (package directories) and
@@ -20,23 +21,12 @@ import javax.lang.model.util.Elements;
  */
 public record IrResource(String packageName, String fileName) {
   /** The extension of IR resources. */
-  public static final String EXTENSION = ".kir";
+  public static final String EXTENSION = ClassArtifacts.KIR_EXTENSION;
 
   /** The IR resource of {@code owner}'s operators. */
   public static IrResource of(TypeElement owner, Elements elements) {
-    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
-    return new IrResource(pkg, baseName(owner, pkg) + EXTENSION);
-  }
-
-  /**
-   * The name every file Kiln generates for {@code owner} starts with: its name in its package,
-   * nested classes joined by {@code _} ({@code Lib_Nested} for {@code lib.Lib.Nested}); the Kernels
-   * class is this plus {@code Kernels}.
-   */
-  public static String baseName(TypeElement owner, String packageName) {
-    String qualified = owner.getQualifiedName().toString();
-    String simple = packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
-    return simple.replace('.', '_');
+    ClassArtifacts artifacts = ClassArtifacts.of(owner, elements);
+    return new IrResource(artifacts.packageName(), artifacts.kirFileName());
   }
 
   /** The path relative to a class-path root, for messages: {@code lib/Lib.kir}. */
