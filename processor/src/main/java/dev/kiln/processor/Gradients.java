@@ -4,13 +4,14 @@ import dev.kiln.processor.autodiff.CompositeGradient;
 import dev.kiln.processor.autodiff.ElementwiseGradient;
 import dev.kiln.processor.autodiff.GradientNames;
 import dev.kiln.processor.autodiff.GridGradient;
+import dev.kiln.processor.autodiff.HandWritten;
 import dev.kiln.processor.autodiff.NotDifferentiable;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.frontend.Annotations;
 import dev.kiln.processor.frontend.FrontEnd;
-import dev.kiln.processor.autodiff.HandWritten;
 import dev.kiln.processor.frontend.OperatorSource;
+import dev.kiln.processor.frontend.TreeRef;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
@@ -191,7 +192,8 @@ final class Gradients {
 
   private void note(OperatorIr op, ExecutableElement method, NotDifferentiable e) {
     OperatorSource source = frontEnd.source(method);
-    if (e.origin() instanceof com.sun.source.tree.Tree t && source != null) {
+    com.sun.source.tree.Tree t = TreeRef.tree(e.origin());
+    if (t != null && source != null) {
       reporter.report(t, source.unit(), Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
     } else {
       reporter.report(method, Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());

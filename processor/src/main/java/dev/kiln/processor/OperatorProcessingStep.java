@@ -13,6 +13,7 @@ import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.frontend.Annotations;
 import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
+import dev.kiln.processor.frontend.TreeRef;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
@@ -215,7 +216,8 @@ final class OperatorProcessingStep {
   }
 
   private static com.sun.source.tree.Tree treeOf(Stmt s, OperatorSource source) {
-    return s.origin() instanceof com.sun.source.tree.Tree t ? t : source.tree();
+    com.sun.source.tree.Tree t = TreeRef.tree(s.origin());
+    return t != null ? t : source.tree();
   }
 
   /** Writes {@code <Class>.cu} and, when nvcc is there, {@code <Class>.ptx} beside it. */

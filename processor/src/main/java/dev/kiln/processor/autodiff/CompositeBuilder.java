@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.SourceRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +28,7 @@ final class CompositeBuilder {
     params.forEach(p -> byName.put(p.name(), p));
   }
 
-  void temp(String name, ScalarType type, Poly length, Object origin) {
+  void temp(String name, ScalarType type, Poly length, SourceRef origin) {
     temps.add(new CompositeIr.Temp(name, type, length, origin));
   }
 

@@ -2,6 +2,7 @@ package dev.kiln.processor.autodiff;
 
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.SourceRef;
 import dev.kiln.processor.ir.Stmt;
 import java.util.List;
 
@@ -18,7 +19,7 @@ import java.util.List;
  * @param guards the conditions of its reads when every read has one (empty otherwise): a worker
  *     outside all of them contributes nothing, which can narrow the variables' ranges
  */
-record Occurrence(Param.Array array, Expr index, List<Stmt.Loop> chain, Param.Array temp, Object origin,
+record Occurrence(Param.Array array, Expr index, List<Stmt.Loop> chain, Param.Array temp, SourceRef origin,
     boolean unguarded, List<Expr> guards) {
   Occurrence {
     guards = List.copyOf(guards);

@@ -19,6 +19,7 @@ import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.SourceRef;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ final class ReverseSweep {
   /** The names of the operator's {@code @Dim}s, which index proofs take to be at least 1. */
   private final Set<String> dims = new HashSet<>();
   private final Map<OccKey, Expr> adjoints = new LinkedHashMap<>();
-  private final Map<OccKey, Object> origins = new HashMap<>();
+  private final Map<OccKey, SourceRef> origins = new HashMap<>();
   private final Set<OccKey> guarded = new HashSet<>();
   /** Per occurrence, the conditions of its reads; null once an unguarded read joins it. */
   private final Map<OccKey, List<Expr>> guardsOf = new HashMap<>();
@@ -437,7 +438,7 @@ final class ReverseSweep {
   }
 
   /** The source of the first statement of {@code stmts} that reads {@code load} (the statement itself, or its loop). */
-  private static Object originOf(Expr.Load load, List<Stmt> stmts) {
+  private static SourceRef originOf(Expr.Load load, List<Stmt> stmts) {
     Map<Expr, Boolean> memo = new HashMap<>();
     for (Stmt s : stmts) {
       boolean reads;

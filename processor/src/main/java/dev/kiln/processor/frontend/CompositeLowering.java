@@ -138,7 +138,7 @@ final class CompositeLowering {
       if (temps.containsKey(name)) {
         throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "a second temporary named '" + name + "'");
       }
-      temps.put(name, new CompositeIr.Temp(name, type, length, v));
+      temps.put(name, new CompositeIr.Temp(name, type, length, TreeRef.of(v)));
       return;
     }
     if (v.getType() instanceof PrimitiveTypeTree t && t.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.INT
@@ -205,9 +205,9 @@ final class CompositeLowering {
     if (ir.kind() == OperatorKind.COMPOSITE) {
       java.util.Set<String> taken = new java.util.HashSet<>(sizes.keySet());
       signature.params().forEach(p -> taken.add(p.name()));
-      new CompositeExpansion(callees.composite(ir), dims, bound, temps, taken, call, line, this::nextId).expandInto(calls);
+      new CompositeExpansion(callees.composite(ir), dims, bound, temps, taken, TreeRef.of(call), line, this::nextId).expandInto(calls);
     } else {
-      calls.add(new CompositeIr.Call(nextId(ir.name()), ir, dims, bound, call, line));
+      calls.add(new CompositeIr.Call(nextId(ir.name()), ir, dims, bound, TreeRef.of(call), line));
     }
   }
 
@@ -319,7 +319,7 @@ final class CompositeLowering {
       for (int i = 0; i < c.args().size(); i++) {
         if (c.args().get(i) instanceof CompositeIr.Arg.Tensor t && c.callee().params().get(i) instanceof Param.Array a
             && a.role() != ArrayRole.IN && readBy.containsKey(t.name())) {
-          reporter.report((Tree) c.origin(), op.unit(), Message.COMPOSITE_REWRITE, c.callee().name(), t.name(), readBy.get(t.name()));
+          reporter.report(TreeRef.tree(c.origin()), op.unit(), Message.COMPOSITE_REWRITE, c.callee().name(), t.name(), readBy.get(t.name()));
         }
       }
       for (int i = 0; i < c.args().size(); i++) {

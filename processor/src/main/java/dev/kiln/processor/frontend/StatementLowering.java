@@ -23,6 +23,8 @@ import com.sun.source.tree.VariableTree;
 import dev.kiln.processor.diag.KilnDiagnostic;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
+import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
@@ -33,8 +35,6 @@ import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.UnaryOp;
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -369,7 +369,7 @@ final class StatementLowering {
       return;
     }
     Expr value = convert(a.getExpression(), array.elementType(), expressions.lower(a.getExpression()));
-    state.out.add(new Stmt.Store(array, index, value, state.path, a));
+    state.out.add(new Stmt.Store(array, index, value, state.path, TreeRef.of(a)));
   }
 
   /** {@code r[i] = max(r[i], e)} or {@code min}, or {@code r[i] = r[i] + e} or {@code *}, either operand order. */
@@ -428,7 +428,7 @@ final class StatementLowering {
               + " elements of '" + array.name() + "' (Java would truncate after each step, which no parallel"
               + " reduction can reproduce); cast the term: (" + array.elementType().javaName() + ") ...");
     }
-    state.out.add(new Stmt.Accumulate(array, index, kind, state.f.cast(array.elementType(), value), state.path, at));
+    state.out.add(new Stmt.Accumulate(array, index, kind, state.f.cast(array.elementType(), value), state.path, TreeRef.of(at)));
   }
 
   // ---- control flow ----
@@ -586,7 +586,7 @@ final class StatementLowering {
       carried.add(new Stmt.Carried(phis.get(i), inits.get(i), now.value(), resultVar));
       state.env.put(n, now.with(resultVar));
     }
-    state.out.add(new Stmt.Loop(id, index, lo, hi, form.step(), state.path, carried, body, t));
+    state.out.add(new Stmt.Loop(id, index, lo, hi, form.step(), state.path, carried, body, TreeRef.of(t)));
   }
 
   private Expr convertIndex(Tree at, Expr e) {

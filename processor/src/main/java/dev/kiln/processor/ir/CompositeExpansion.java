@@ -18,13 +18,13 @@ public final class CompositeExpansion {
   private final List<CompositeIr.Arg> args;
   private final Map<String, CompositeIr.Temp> temps;
   /** Where the call is in the source (a javac tree, opaque here), for the temporaries and calls it makes. */
-  private final Object site;
+  private final SourceRef site;
   private final long line;
   private final Function<String, String> ids;
   private final java.util.Set<String> taken;
 
   public CompositeExpansion(CompositeIr callee, Map<String, Poly> dims, List<CompositeIr.Arg> args,
-      Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, Object site, long line, Function<String, String> ids) {
+      Map<String, CompositeIr.Temp> temps, java.util.Set<String> taken, SourceRef site, long line, Function<String, String> ids) {
     this.taken = taken;
     this.callee = callee;
     this.dims = dims;

@@ -23,7 +23,7 @@ public record CompositeIr(OperatorIr signature, List<Temp> temps, List<Call> cal
   }
 
   /** A temporary array; zero-filled when made, as Java's {@code new} does. */
-  public record Temp(String name, ScalarType elementType, Poly length, Object origin) {}
+  public record Temp(String name, ScalarType elementType, Poly length, SourceRef origin) {}
 
   /**
    * One call of an operator.
@@ -32,10 +32,10 @@ public record CompositeIr(OperatorIr signature, List<Temp> temps, List<Call> cal
    * @param callee the called operator (elementwise operators are never called from composites)
    * @param dims the callee's {@code @Dim} parameters bound to sizes over the composite's dims
    * @param args one per callee parameter, in order
-   * @param origin the call's javac tree (of the outermost call when nested composites were expanded)
+   * @param origin the call's place in the source (of the outermost call when nested composites were expanded)
    * @param line the call's source line, 0 when unknown
    */
-  public record Call(String id, OperatorIr callee, Map<String, Poly> dims, List<Arg> args, Object origin, long line) {
+  public record Call(String id, OperatorIr callee, Map<String, Poly> dims, List<Arg> args, SourceRef origin, long line) {
     public Call {
       dims = Map.copyOf(dims);
       args = List.copyOf(args);

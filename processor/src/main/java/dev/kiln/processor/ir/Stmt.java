@@ -11,16 +11,16 @@ import java.util.List;
 public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
   Expr guard();
 
-  /** The source construct the statement came from (a javac tree), for diagnostics; may be null. */
-  Object origin();
+  /** The source construct the statement came from, for diagnostics; may be null. */
+  SourceRef origin();
 
   /** {@code array[index] = value} when {@code guard} holds. */
-  record Store(Param.Array array, Expr index, Expr value, Expr guard, Object origin)
+  record Store(Param.Array array, Expr index, Expr value, Expr guard, SourceRef origin)
       implements Stmt {}
 
   /** {@code array[index] = array[index] (op) value} when {@code guard} holds. */
   record Accumulate(
-      Param.Array array, Expr index, ReduceKind op, Expr value, Expr guard, Object origin)
+      Param.Array array, Expr index, ReduceKind op, Expr value, Expr guard, SourceRef origin)
       implements Stmt {}
 
   /**
@@ -38,7 +38,7 @@ public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
       Expr guard,
       List<Carried> carried,
       List<Stmt> body,
-      Object origin)
+      SourceRef origin)
       implements Stmt {
     public Loop {
       carried = List.copyOf(carried);
