@@ -18,6 +18,7 @@ import dev.kiln.processor.fusion.FusionPrinter;
 import dev.kiln.processor.fusion.Merger;
 import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.fusion.ReportBuilder;
+import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
@@ -120,6 +121,7 @@ final class ClassPipeline {
 
   // lower
   private final List<OperatorIr> operators = new ArrayList<>();
+  private ClassIr classIr;
   // fuse
   private final List<OperatorIr> compiled = new ArrayList<>();
   private final List<FusionPlan> plans = new ArrayList<>();
@@ -148,7 +150,7 @@ final class ClassPipeline {
     this.frontEnd = frontEnd;
     this.owner = owner;
     this.methods = methods;
-    this.gradients = new Gradients(frontEnd, step.reporter());
+    this.gradients = new Gradients(frontEnd::source, step.reporter());
   }
 
   /** Runs every pass in order, printing the IR after those in {@code dump}; stops at a pass that reports errors. */
@@ -175,7 +177,7 @@ final class ClassPipeline {
   private boolean run(Pass pass) {
     switch (pass) {
       case LOWER: return lower();
-      case CHECK: return gradients.validate(operators, methods) & offsetsValid();
+      case CHECK: return gradients.validate(classIr, methods) & offsetsValid();
       case FUSE: fuse(); return true;
       case DIFFERENTIATE: differentiate(); return true;
       case SHARD: shard(); return true;
@@ -209,13 +211,20 @@ final class ClassPipeline {
       }
     }
     operators.forEach(op -> names.add(op.name()));
+    if (ok) {
+      // the class's IR, complete: the passes after this one ask the front end for nothing
+      Map<String, CompositeIr> composites = new LinkedHashMap<>();
+      operators.stream().filter(op -> op.kind() == OperatorKind.COMPOSITE)
+          .forEach(op -> composites.put(op.name(), frontEnd.composite(op)));
+      classIr = new ClassIr(owner.getQualifiedName().toString(), operators, composites);
+    }
     return ok;
   }
 
   private void fuse() {
     for (OperatorIr op : operators) {
       if (op.kind() == OperatorKind.COMPOSITE) {
-        FusionPlan plan = Merger.plan(frontEnd.composite(op), k -> kernelName(op.name(), k));
+        FusionPlan plan = Merger.plan(classIr.composite(op), k -> kernelName(op.name(), k));
         plans.add(plan);
         plan.kernels().forEach(k -> compiled.add(k.ir()));
       } else {
@@ -225,7 +234,7 @@ final class ClassPipeline {
   }
 
   private void differentiate() {
-    derived = gradients.derive(operators, methods, names);
+    derived = gradients.derive(methods, names);
     compiled.addAll(derived.operators());
     List<CompositeIr> backward = new ArrayList<>(derived.composites());
     for (FusionPlan plan : List.copyOf(plans)) {
@@ -430,7 +439,7 @@ final class ClassPipeline {
       case CHECK:
         for (OperatorIr op : operators) {
           b.append('\n').append(op.kind() == OperatorKind.COMPOSITE
-              ? FusionPrinter.before(frontEnd.composite(op)) : IrPrinter.print(op));
+              ? FusionPrinter.before(classIr.composite(op)) : IrPrinter.print(op));
         }
         break;
       case FUSE:

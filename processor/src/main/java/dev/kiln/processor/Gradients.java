@@ -9,9 +9,9 @@ import dev.kiln.processor.autodiff.NotDifferentiable;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.frontend.Annotations;
-import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.frontend.TreeRef;
+import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
@@ -25,27 +25,27 @@ import javax.lang.model.element.ExecutableElement;
  * derived gradient composite, or a note on the construct that prevents it.
  */
 final class Gradients {
-  private final FrontEnd frontEnd;
+  private final java.util.function.Function<ExecutableElement, OperatorSource> sources;
+  private ClassIr classIr;
   private final Reporter reporter;
   private final java.util.Map<String, OperatorIr> handWritten = new java.util.HashMap<>();
   private final java.util.Map<OperatorIr, CompositeIr> derivedGrids = new java.util.IdentityHashMap<>();
   /** Composites whose gradient this derived (not written by hand). */
   private final Set<String> derivedComposites = new java.util.HashSet<>();
 
-  Gradients(FrontEnd frontEnd, Reporter reporter) {
-    this.frontEnd = frontEnd;
+  /** {@code sources}: each method's source, for notes on the construct that prevents a gradient. */
+  Gradients(java.util.function.Function<ExecutableElement, OperatorSource> sources, Reporter reporter) {
+    this.sources = sources;
     this.reporter = reporter;
   }
 
   /**
-   * The gradient composites of {@code operators}, named {@code <op>Grad}; each name is added to
-   * {@code names}.
-   */
-  /**
    * Checks every {@code @Gradient} method of the class: it names an operator of the class and has
    * the signature of that operator's gradient. Reports each problem; false when there was one.
    */
-  boolean validate(List<OperatorIr> operators, List<ExecutableElement> methods) {
+  boolean validate(ClassIr classIr, List<ExecutableElement> methods) {
+    this.classIr = classIr;
+    List<OperatorIr> operators = classIr.operators();
     boolean ok = true;
     for (ExecutableElement m : methods) {
       javax.lang.model.element.AnnotationMirror mirror = Annotations.mirror(m, Annotations.GRADIENT);
@@ -81,7 +81,12 @@ final class Gradients {
     return null;
   }
 
-  Result derive(List<OperatorIr> operators, List<ExecutableElement> methods, Set<String> names) {
+  /**
+   * The gradient composites of the class {@link #validate} checked, named {@code <op>Grad}; each
+   * name is added to {@code names}.
+   */
+  Result derive(List<ExecutableElement> methods, Set<String> names) {
+    List<OperatorIr> operators = classIr.operators();
     List<CompositeIr> out = new ArrayList<>();
     List<OperatorIr> elementwise = new ArrayList<>();
     for (OperatorIr op : operators) {
@@ -101,7 +106,7 @@ final class Gradients {
         }
         names.add(launcher);
         if (mine.kind() == OperatorKind.COMPOSITE) {
-          out.add(HandWritten.renamed(frontEnd.composite(mine), launcher));
+          out.add(HandWritten.renamed(classIr.composite(mine), launcher));
         } else {
           elementwise.add(HandWritten.renamed(mine, launcher));
         }
@@ -118,7 +123,7 @@ final class Gradients {
         continue;
       }
       if (op.kind() == OperatorKind.COMPOSITE) {
-        CompositeIr composite = frontEnd.composite(op);
+        CompositeIr composite = classIr.composite(op);
         if (CompositeGradient.applies(composite)) {
           derive(op, method, names, out, () -> CompositeGradient.derive(composite, this::calleeGradient));
           derivedComposites.add(op.name());
@@ -172,7 +177,7 @@ final class Gradients {
   private CompositeIr calleeGradient(OperatorIr callee) {
     OperatorIr g = handWritten.get(callee.name());
     if (g != null && g.owner().equals(callee.owner())) {
-      return HandWritten.composite(g, g.kind() == OperatorKind.COMPOSITE ? frontEnd.composite(g) : null);
+      return HandWritten.composite(g, g.kind() == OperatorKind.COMPOSITE ? classIr.composite(g) : null);
     }
     return derivedGrids.computeIfAbsent(callee, k -> {
       try {
@@ -191,7 +196,7 @@ final class Gradients {
   record Result(List<CompositeIr> composites, List<OperatorIr> operators) {}
 
   private void note(OperatorIr op, ExecutableElement method, NotDifferentiable e) {
-    OperatorSource source = frontEnd.source(method);
+    OperatorSource source = sources.apply(method);
     com.sun.source.tree.Tree t = TreeRef.tree(e.origin());
     if (t != null && source != null) {
       reporter.report(t, source.unit(), Message.GRADIENT_UNAVAILABLE, op.name(), e.reason(), op.name());
