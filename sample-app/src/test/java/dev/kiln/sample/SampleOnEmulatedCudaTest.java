@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,19 +32,11 @@ class SampleOnEmulatedCudaTest {
     EmulatedDriver driver = EmulatedDriver.build(Files.createDirectories(work.resolve("driver")), cc, cxx);
     assumeTrue(driver.modules.contains("dev/kiln/sample/LstmOps"),
         "the sample's kernels have no PTX (nvcc was not found at build time), and the runtime loads modules from PTX");
-    ProcessBuilder pb = new ProcessBuilder(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-Dkiln.device=cuda",
-        Main.class.getName(), "--train", "3", "--reps", "1", "--plot", work.resolve("training.svg").toString()))
-        .redirectErrorStream(true).redirectOutput(work.resolve("output.txt").toFile());
-    pb.environment().putAll(driver.environment());
-    Process child = pb.start();
-    boolean finished = child.waitFor(10, TimeUnit.MINUTES);
-    if (!finished) {
-      child.destroyForcibly().waitFor();
-    }
-    String out = Files.readString(work.resolve("output.txt"), StandardCharsets.UTF_8);
-    assertTrue(finished, "the sample did not finish in 10 minutes and was killed:\n" + out);
+    EmulatedDriver.Child child = driver.runJava(System.getProperty("java.class.path"), List.of("-Dkiln.device=cuda"),
+        Main.class.getName(), List.of("--train", "3", "--reps", "1", "--plot", work.resolve("training.svg").toString()),
+        null, Map.of(), work.resolve("output.txt"), 10);
+    String out = child.output();
+    assertTrue(child.finished(), "the sample did not finish in 10 minutes and was killed:\n" + out);
     System.out.println(out.substring(Math.max(0, out.indexOf("CUDA on "))));
     assertEquals(0, child.exitValue(), "the sample failed:\n" + out);
     assertTrue(out.contains("CUDA on Kiln CUDA emulation on the host: LSTM forward"), out);

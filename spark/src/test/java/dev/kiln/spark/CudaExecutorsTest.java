@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kiln.tests.CudaSourcesTest;
 import dev.kiln.tests.cuda.EmulatedDriver;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -37,23 +35,16 @@ class CudaExecutorsTest {
     assumeTrue(modules.containsKey("dev/kiln/spark/ShardOps") && modules.get("dev/kiln/spark/ShardOps").ptx() != null,
         "the test operators have no PTX (nvcc was not found at build time), and the runtime loads modules from PTX");
     EmulatedDriver driver = EmulatedDriver.build(Files.createDirectories(work.resolve("driver")), cc, cxx, modules);
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-Dkiln.device=cuda"));
+    List<String> jvmArgs = new ArrayList<>(List.of("-Dkiln.device=cuda"));
     for (String option : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (option.startsWith("--add-opens") || option.startsWith("--add-modules") || option.startsWith("-Djdk.reflect")) {
-        command.add(option);
+        jvmArgs.add(option);
       }
     }
-    command.add(CudaExecutorsRun.class.getName());
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve("output.txt").toFile());
-    pb.environment().putAll(driver.environment());
-    Process child = pb.start();
-    boolean finished = child.waitFor(5, TimeUnit.MINUTES);
-    if (!finished) {
-      child.destroyForcibly().waitFor();
-    }
-    String out = Files.readString(work.resolve("output.txt"), StandardCharsets.UTF_8);
-    assertTrue(finished, "the child did not finish in 5 minutes:\n" + out);
+    EmulatedDriver.Child child = driver.runJava(System.getProperty("java.class.path"), jvmArgs,
+        CudaExecutorsRun.class.getName(), List.of(), null, Map.of(), work.resolve("output.txt"), 5);
+    String out = child.output();
+    assertTrue(child.finished(), "the child did not finish in 5 minutes:\n" + out);
     assertEquals(0, child.exitValue(), out);
     assertTrue(out.contains("\nOK"), out);
     Matcher launches = Pattern.compile("LAUNCHES (\\d+)").matcher(out);

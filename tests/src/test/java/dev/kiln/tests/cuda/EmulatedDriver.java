@@ -67,16 +67,17 @@ public final class EmulatedDriver {
     System.err.println(driver.modules.size() + " generated classes with PTX built for the emulation");
   }
 
-  /** The environment of a process that uses this driver instead of the machine's. */
   /** How a child JVM run on the driver ended: whether it finished in time, its exit status, its output. */
-  record Child(boolean finished, int exitValue, String output) {}
+  public record Child(boolean finished, int exitValue, String output) {}
 
   /**
    * Runs a Java class in a child JVM on this driver: {@code java -cp classPath jvmArgs mainClass
-   * args}, with the driver's {@link #environment}, the emulation's scheduling seed {@code seed} and
-   * the emulation's {@code settings}, its output to {@code output}; killed after {@code minutes}.
+   * args}, with the driver's {@link #environment}, the emulation's scheduling seed {@code seed} (none:
+   * the emulation's default) and the emulation's {@code settings}, its output to {@code output};
+   * killed after {@code minutes}. Other modules' tests (the sample's, kiln-spark's) run their CUDA
+   * paths through it too.
    */
-  Child runJava(String classPath, List<String> jvmArgs, String mainClass, List<String> args, String seed,
+  public Child runJava(String classPath, List<String> jvmArgs, String mainClass, List<String> args, String seed,
       Map<String, String> settings, Path output, long minutes) throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath));
@@ -85,7 +86,9 @@ public final class EmulatedDriver {
     command.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
     pb.environment().putAll(environment());
-    pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
+    if (seed != null) {
+      pb.environment().put("KILN_CUDA_EMULATION_SEED", seed);
+    }
     pb.environment().putAll(settings);
     Process child = pb.start();
     boolean finished = child.waitFor(minutes, java.util.concurrent.TimeUnit.MINUTES);
@@ -95,6 +98,7 @@ public final class EmulatedDriver {
     return new Child(finished, child.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
   }
 
+  /** The environment of a process that uses this driver instead of the machine's. */
   public Map<String, String> environment() {
     Map<String, String> env = new java.util.HashMap<>(Map.of(
         "LD_LIBRARY_PATH", directory.toString(),
