@@ -119,8 +119,7 @@ final class ClassPipeline {
   private final Gradients gradients;
   private final Set<String> names = new HashSet<>();
 
-  // lower
-  private final List<OperatorIr> operators = new ArrayList<>();
+  // lower: the class's operators and composite bodies, complete (null until lower succeeds)
   private ClassIr classIr;
   // fuse
   private final List<OperatorIr> compiled = new ArrayList<>();
@@ -197,6 +196,7 @@ final class ClassPipeline {
         ok = false;
       }
     }
+    List<OperatorIr> operators = new ArrayList<>();
     for (ExecutableElement m : methods) {
       try {
         OperatorIr ir = step.compile(frontEnd, m);
@@ -222,7 +222,7 @@ final class ClassPipeline {
   }
 
   private void fuse() {
-    for (OperatorIr op : operators) {
+    for (OperatorIr op : classIr.operators()) {
       if (op.kind() == OperatorKind.COMPOSITE) {
         FusionPlan plan = Merger.plan(classIr.composite(op), k -> kernelName(op.name(), k));
         plans.add(plan);
@@ -305,7 +305,7 @@ final class ClassPipeline {
     Map<String, FusionPlan> byComposite = new HashMap<>();
     plans.forEach(p -> byComposite.put(p.composite().name(), p));
     gradientPlans.forEach(p -> byComposite.put(p.composite().name(), p));
-    List<OperatorIr> all = new ArrayList<>(operators);
+    List<OperatorIr> all = new ArrayList<>(classIr.operators());
     all.addAll(derived.operators());
     Set<String> seen = new HashSet<>();
     for (OperatorIr op : all) {
@@ -399,10 +399,10 @@ final class ClassPipeline {
             gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
       // composites are not written: another module calls their generated launchers, it does not fuse into them
-      step.writeKir(owner, operators.stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
+      step.writeKir(owner, classIr.operators().stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
       if (!allPlans.isEmpty()) {
         Map<String, String> gradientOf = new HashMap<>(savedGradientOf);
-        for (OperatorIr op : operators) {
+        for (OperatorIr op : classIr.operators()) {
           String launcher = GradientNames.launcher(op.name());
           if (gradientPlans.stream().anyMatch(p -> p.composite().name().equals(launcher))) {
             gradientOf.put(launcher, op.name());
@@ -437,7 +437,7 @@ final class ClassPipeline {
     switch (pass) {
       case LOWER:
       case CHECK:
-        for (OperatorIr op : operators) {
+        for (OperatorIr op : classIr.operators()) {
           b.append('\n').append(op.kind() == OperatorKind.COMPOSITE
               ? FusionPrinter.before(classIr.composite(op)) : IrPrinter.print(op));
         }
@@ -468,7 +468,7 @@ final class ClassPipeline {
   /** {@code <Class>.ir.txt}: the operators, the composites before and after fusion, the GEMM leaves, the SIMD verdicts. */
   private String irListing() {
     StringBuilder w = new StringBuilder("# Kiln IR of " + owner.getQualifiedName() + ", written by the Kiln processor.\n");
-    for (OperatorIr op : operators) {
+    for (OperatorIr op : classIr.operators()) {
       if (op.kind() != OperatorKind.COMPOSITE) {
         w.append('\n').append(IrPrinter.print(op));
       }
