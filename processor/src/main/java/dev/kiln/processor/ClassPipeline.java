@@ -22,7 +22,6 @@ import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.report.FusionReport;
 import dev.kiln.processor.report.ReportHtml;
@@ -136,12 +135,12 @@ final class ClassPipeline {
   private final List<Contraction> contractions = new ArrayList<>();
   private Map<String, Contraction> byOperator = Map.of();
   // plan
-  private final Map<String, OperatorIr> deviceForms = new HashMap<>();
+  private final Map<String, OperatorIr.Grid> deviceForms = new HashMap<>();
   private CudaWriter.Result cuda;
   private final List<FusionPlan> allPlans = new ArrayList<>();
-  private final Map<String, OperatorIr> cpuForms = new HashMap<>();
+  private final Map<String, OperatorIr.Grid> cpuForms = new HashMap<>();
   private final Map<String, String> simdVerdicts = new LinkedHashMap<>();
-  private final Map<OperatorIr, List<MethodSpec>> vectorised = new LinkedHashMap<>();
+  private final Map<OperatorIr.Grid, List<MethodSpec>> vectorised = new LinkedHashMap<>();
   private Map<String, String> lines = Map.of();
 
   ClassPipeline(OperatorProcessingStep step, FrontEnd frontEnd, TypeElement owner, List<ExecutableElement> methods) {
@@ -214,8 +213,11 @@ final class ClassPipeline {
     if (ok) {
       // the class's IR, complete: the passes after this one ask the front end for nothing
       Map<String, CompositeIr> composites = new LinkedHashMap<>();
-      operators.stream().filter(op -> op.kind() == OperatorKind.COMPOSITE)
-          .forEach(op -> composites.put(op.name(), frontEnd.composite(op)));
+      for (OperatorIr op : operators) {
+        if (op instanceof OperatorIr.Composite composite) {
+          composites.put(op.name(), frontEnd.composite(composite));
+        }
+      }
       classIr = new ClassIr(owner.getQualifiedName().toString(), operators, composites);
     }
     return ok;
@@ -223,8 +225,8 @@ final class ClassPipeline {
 
   private void fuse() {
     for (OperatorIr op : classIr.operators()) {
-      if (op.kind() == OperatorKind.COMPOSITE) {
-        FusionPlan plan = Merger.plan(classIr.composite(op), k -> kernelName(op.name(), k));
+      if (op instanceof OperatorIr.Composite composite) {
+        FusionPlan plan = Merger.plan(classIr.composite(composite), k -> kernelName(op.name(), k));
         plans.add(plan);
         plan.kernels().forEach(k -> compiled.add(k.ir()));
       } else {
@@ -308,8 +310,8 @@ final class ClassPipeline {
     List<OperatorIr> all = new ArrayList<>(classIr.operators());
     all.addAll(derived.operators());
     Set<String> seen = new HashSet<>();
-    for (OperatorIr op : all) {
-      if (op.kind() == OperatorKind.GRID && seen.add(op.name())) {
+    for (OperatorIr operator : all) {
+      if (operator instanceof OperatorIr.Grid op && seen.add(op.name())) {
         shards.add(Sharding.grid(op, offsetsOf(op.name())));
       }
     }
@@ -329,7 +331,10 @@ final class ClassPipeline {
               derivedSizes.computeIfAbsent(k.ir().name(), n -> new HashMap<>()).put(d.param().name(), d.value())));
         }
       }
-      for (OperatorIr op : List.copyOf(compiled)) {
+      for (OperatorIr operator : List.copyOf(compiled)) {
+        if (!(operator instanceof OperatorIr.Grid op)) {
+          continue;
+        }
         Contraction c = Contractions.lower(op, name -> kernelName(name, "epilogue"),
             derivedSizes.getOrDefault(op.name(), Map.of()));
         if (c != null) {
@@ -350,7 +355,7 @@ final class ClassPipeline {
     plans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
     gradientPlans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
     cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.artifacts(owner).baseName(),
-        compiled.stream().map(op -> deviceForms.getOrDefault(op.name(), op)).toList());
+        compiled.stream().map(op -> deviceForms.containsKey(op.name()) ? deviceForms.get(op.name()) : op).toList());
     plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
     gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
     allPlans.addAll(plans);
@@ -361,9 +366,9 @@ final class ClassPipeline {
     if (!step.simd()) {
       return;
     }
-    for (OperatorIr op : compiled) {
-      if (op.kind() == OperatorKind.GRID && !byOperator.containsKey(op.name())) {
-        OperatorIr cpuOp = cpuForms.getOrDefault(op.name(), op);
+    for (OperatorIr operator : compiled) {
+      if (operator instanceof OperatorIr.Grid op && !byOperator.containsKey(op.name())) {
+        OperatorIr.Grid cpuOp = cpuForms.getOrDefault(op.name(), op);
         SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp, step.reorderSums());
         simdVerdicts.put(op.name(), verdict.text()
             + (step.reorderSums() && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
@@ -399,7 +404,7 @@ final class ClassPipeline {
             gradientListing(owner, derived.operators(), gradientPlans), owner);
       }
       // composites are not written: another module calls their generated launchers, it does not fuse into them
-      step.writeKir(owner, classIr.operators().stream().filter(op -> op.kind() != OperatorKind.COMPOSITE).toList());
+      step.writeKir(owner, classIr.operators().stream().filter(op -> !(op instanceof OperatorIr.Composite)).toList());
       if (!allPlans.isEmpty()) {
         Map<String, String> gradientOf = new HashMap<>(savedGradientOf);
         for (OperatorIr op : classIr.operators()) {
@@ -438,8 +443,8 @@ final class ClassPipeline {
       case LOWER:
       case CHECK:
         for (OperatorIr op : classIr.operators()) {
-          b.append('\n').append(op.kind() == OperatorKind.COMPOSITE
-              ? FusionPrinter.before(classIr.composite(op)) : IrPrinter.print(op));
+          b.append('\n').append(op instanceof OperatorIr.Composite composite
+              ? FusionPrinter.before(classIr.composite(composite)) : IrPrinter.print(op));
         }
         break;
       case FUSE:
@@ -469,7 +474,7 @@ final class ClassPipeline {
   private String irListing() {
     StringBuilder w = new StringBuilder("# Kiln IR of " + owner.getQualifiedName() + ", written by the Kiln processor.\n");
     for (OperatorIr op : classIr.operators()) {
-      if (op.kind() != OperatorKind.COMPOSITE) {
+      if (!(op instanceof OperatorIr.Composite)) {
         w.append('\n').append(IrPrinter.print(op));
       }
     }

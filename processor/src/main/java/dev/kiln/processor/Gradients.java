@@ -14,7 +14,6 @@ import dev.kiln.processor.frontend.TreeRef;
 import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +28,7 @@ final class Gradients {
   private ClassIr classIr;
   private final Reporter reporter;
   private final java.util.Map<String, OperatorIr> handWritten = new java.util.HashMap<>();
-  private final java.util.Map<OperatorIr, CompositeIr> derivedGrids = new java.util.IdentityHashMap<>();
+  private final java.util.Map<OperatorIr.Grid, CompositeIr> derivedGrids = new java.util.IdentityHashMap<>();
   /** Composites whose gradient this derived (not written by hand). */
   private final Set<String> derivedComposites = new java.util.HashSet<>();
 
@@ -105,15 +104,15 @@ final class Gradients {
           continue;
         }
         names.add(launcher);
-        if (mine.kind() == OperatorKind.COMPOSITE) {
-          out.add(HandWritten.renamed(classIr.composite(mine), launcher));
+        if (mine instanceof OperatorIr.Composite composite) {
+          out.add(HandWritten.renamed(classIr.composite(composite), launcher));
         } else {
           elementwise.add(HandWritten.renamed(mine, launcher));
         }
         continue;
       }
-      if (ElementwiseGradient.applies(op)) {
-        List<OperatorIr> grads = ElementwiseGradient.derive(op);
+      if (op instanceof OperatorIr.Elementwise map && ElementwiseGradient.applies(map)) {
+        List<OperatorIr.Elementwise> grads = ElementwiseGradient.derive(map);
         if (grads.stream().anyMatch(g -> names.contains(g.name()))) {
           reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), grads.get(0).name(), op.name());
           continue;
@@ -122,18 +121,18 @@ final class Gradients {
         elementwise.addAll(grads);
         continue;
       }
-      if (op.kind() == OperatorKind.COMPOSITE) {
-        CompositeIr composite = classIr.composite(op);
+      if (op instanceof OperatorIr.Composite signature) {
+        CompositeIr composite = classIr.composite(signature);
         if (CompositeGradient.applies(composite)) {
           derive(op, method, names, out, () -> CompositeGradient.derive(composite, this::calleeGradient));
           derivedComposites.add(op.name());
         }
         continue;
       }
-      if (!GridGradient.applies(op)) {
+      if (!(op instanceof OperatorIr.Grid grid) || !GridGradient.applies(grid)) {
         continue;
       }
-      derive(op, method, names, out, () -> calleeGradient(op));
+      derive(op, method, names, out, () -> calleeGradient(grid));
     }
     return new Result(out, elementwise);
   }
@@ -174,10 +173,10 @@ final class Gradients {
   }
 
   /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
-  private CompositeIr calleeGradient(OperatorIr callee) {
+  private CompositeIr calleeGradient(OperatorIr.Grid callee) {
     OperatorIr g = handWritten.get(callee.name());
     if (g != null && g.owner().equals(callee.owner())) {
-      return HandWritten.composite(g, g.kind() == OperatorKind.COMPOSITE ? classIr.composite(g) : null);
+      return HandWritten.composite(g, g instanceof OperatorIr.Composite composite ? classIr.composite(composite) : null);
     }
     return derivedGrids.computeIfAbsent(callee, k -> {
       try {

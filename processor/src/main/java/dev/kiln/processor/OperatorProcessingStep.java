@@ -15,7 +15,6 @@ import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.frontend.TreeRef;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.io.IrResource;
@@ -199,9 +198,9 @@ final class OperatorProcessingStep {
       reporter.report(m, Message.INTERNAL_ERROR, m.getSimpleName(), "javac gave no source tree for it");
       return null;
     }
-    OperatorIr ir = frontEnd.lower(source);
-    if (ir == null || ir.kind() != OperatorKind.GRID) {
-      return ir;
+    OperatorIr lowered = frontEnd.lower(source);
+    if (!(lowered instanceof OperatorIr.Grid ir)) {
+      return lowered;
     }
     boolean ok = true;
     for (RaceCheck.Finding f : RaceCheck.check(ir)) {

@@ -2,7 +2,6 @@ package dev.kiln.processor.autodiff;
 
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -17,14 +16,14 @@ import java.util.Map;
  * the composite's parameter, temporary or size of the same name, unless the call says otherwise.
  */
 final class CompositeBuilder {
-  private final OperatorIr signature;
+  private final OperatorIr.Composite signature;
   private final Map<String, Param> byName = new HashMap<>();
   private final List<CompositeIr.Temp> temps = new ArrayList<>();
   private final List<CompositeIr.Call> calls = new ArrayList<>();
   private final Map<String, Integer> counts = new HashMap<>();
 
   CompositeBuilder(String name, String owner, List<Param> params) {
-    this.signature = new OperatorIr(owner, name, OperatorKind.COMPOSITE, params, null, null, List.of(), List.of(), Map.of());
+    this.signature = new OperatorIr.Composite(owner, name, params);
     params.forEach(p -> byName.put(p.name(), p));
   }
 
@@ -36,7 +35,7 @@ final class CompositeBuilder {
    * A call of {@code callee} with its parameters bound by name; {@code sizes} binds size parameters
    * that the composite does not have.
    */
-  void call(OperatorIr callee, Map<String, Poly> sizes) {
+  void call(OperatorIr.Grid callee, Map<String, Poly> sizes) {
     Map<String, Poly> dims = new HashMap<>();
     List<CompositeIr.Arg> args = new ArrayList<>();
     for (Param p : callee.params()) {

@@ -4,7 +4,6 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.CompositeExpansion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -28,7 +27,7 @@ import java.util.function.Function;
  */
 public final class CompositeGradient {
   private final CompositeIr c;
-  private final Function<OperatorIr, CompositeIr> calleeGradient;
+  private final Function<OperatorIr.Grid, CompositeIr> calleeGradient;
   private final Map<String, CompositeIr.Temp> temps = new LinkedHashMap<>();
   private final Set<String> taken = new HashSet<>();
   private final List<CompositeIr.Call> calls = new ArrayList<>();
@@ -40,7 +39,7 @@ public final class CompositeGradient {
   private final Set<String> saved;
   private final String name;
 
-  private CompositeGradient(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient, Set<String> saved, String name) {
+  private CompositeGradient(CompositeIr c, Function<OperatorIr.Grid, CompositeIr> calleeGradient, Set<String> saved, String name) {
     this.c = c;
     this.calleeGradient = calleeGradient;
     this.saved = saved;
@@ -51,7 +50,7 @@ public final class CompositeGradient {
    * The backward composite of {@code c}; {@code calleeGradient} gives each callee's gradient
    * composite, or throws {@link NotDifferentiable} wrapped in {@link Unavailable}.
    */
-  public static CompositeIr derive(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient) throws NotDifferentiable {
+  public static CompositeIr derive(CompositeIr c, Function<OperatorIr.Grid, CompositeIr> calleeGradient) throws NotDifferentiable {
     return derive(c, calleeGradient, Set.of(), GradientNames.launcher(c.signature().name()));
   }
 
@@ -60,7 +59,7 @@ public final class CompositeGradient {
    * saved} as inputs (after the forward parameters, in the order of {@code c}'s temporaries) instead
    * of recomputing them: the calls that write only saved temporaries (and outputs) are not repeated.
    */
-  public static CompositeIr derive(CompositeIr c, Function<OperatorIr, CompositeIr> calleeGradient, Set<String> saved,
+  public static CompositeIr derive(CompositeIr c, Function<OperatorIr.Grid, CompositeIr> calleeGradient, Set<String> saved,
       String name) throws NotDifferentiable {
     try {
       return new CompositeGradient(c, calleeGradient, saved, name).build();
@@ -75,7 +74,7 @@ public final class CompositeGradient {
    * now also hand those tensors to the caller, for {@link #derive(CompositeIr, Function, Set, String)}.
    */
   public static CompositeIr saving(CompositeIr c, Set<String> saved, String name) {
-    OperatorIr sig = c.signature();
+    OperatorIr.Composite sig = c.signature();
     List<Param> params = new ArrayList<>(sig.params());
     List<CompositeIr.Temp> temps = new ArrayList<>();
     for (CompositeIr.Temp t : c.temps()) {
@@ -85,8 +84,7 @@ public final class CompositeGradient {
         temps.add(t);
       }
     }
-    OperatorIr savingSig = new OperatorIr(sig.owner(), name, OperatorKind.COMPOSITE, params, null, null, List.of(),
-        List.of(), Map.of());
+    OperatorIr.Composite savingSig = new OperatorIr.Composite(sig.owner(), name, params);
     return new CompositeIr(savingSig, temps, c.calls());
   }
 
@@ -136,13 +134,13 @@ public final class CompositeGradient {
   }
 
   public static boolean applies(CompositeIr c) {
-    OperatorIr sig = c.signature();
+    OperatorIr.Composite sig = c.signature();
     return sig.arrays().stream().anyMatch(a -> a.role() == ArrayRole.IN && a.elementType().isFloating())
         && sig.arrays().stream().anyMatch(a -> a.role() != ArrayRole.IN && a.elementType().isFloating());
   }
 
   private CompositeIr build() throws NotDifferentiable {
-    OperatorIr sig = c.signature();
+    OperatorIr.Composite sig = c.signature();
     sig.params().forEach(p -> taken.add(p.name()));
     c.temps().forEach(t -> taken.add(t.name()));
     List<Param> out = new ArrayList<>();
@@ -192,8 +190,7 @@ public final class CompositeGradient {
       }
       sum(parts, g.getValue(), params.get(g.getKey()).elementType(), params.get(g.getKey()).shape().length());
     }
-    OperatorIr gradSig = new OperatorIr(sig.owner(), name, OperatorKind.COMPOSITE, out, null,
-        null, List.of(), List.of(), Map.of());
+    OperatorIr.Composite gradSig = new OperatorIr.Composite(sig.owner(), name, out);
     return new CompositeIr(gradSig, new ArrayList<>(temps.values()), calls);
   }
 
@@ -241,7 +238,7 @@ public final class CompositeGradient {
 
   private void backward(int index, CompositeIr.Call call, Map<String, String> gradOf, Map<String, Integer> readers)
       throws NotDifferentiable {
-    OperatorIr callee = call.callee();
+    OperatorIr.Grid callee = call.callee();
     if (!GridGradient.applies(callee)) {
       return; // nothing floating flows through it
     }
@@ -326,7 +323,7 @@ public final class CompositeGradient {
 
   /** A call writing {@code out = parts[0] + parts[1] + ...} (zeros when there are none). */
   private void sum(List<String> parts, String out, ScalarType type, Poly length) {
-    OperatorIr op = SumOps.sum(c.signature().owner(), parts.size(), type);
+    OperatorIr.Grid op = SumOps.sum(c.signature().owner(), parts.size(), type);
     List<CompositeIr.Arg> args = new ArrayList<>();
     args.add(new CompositeIr.Arg.Size(length));
     parts.forEach(p -> args.add(new CompositeIr.Arg.Tensor(p)));

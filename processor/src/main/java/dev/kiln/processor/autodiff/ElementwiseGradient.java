@@ -4,7 +4,6 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,20 +26,19 @@ public final class ElementwiseGradient {
   private ElementwiseGradient() {}
 
   public static boolean applies(OperatorIr op) {
-    return op.kind() == OperatorKind.ELEMENTWISE && op.resultType() != null && op.resultType().isFloating()
-        && !floating(op).isEmpty();
+    return op instanceof OperatorIr.Elementwise map && map.resultType().isFloating() && !floating(map).isEmpty();
   }
 
-  static List<Param.Scalar> floating(OperatorIr op) {
+  static List<Param.Scalar> floating(OperatorIr.Elementwise op) {
     return op.scalars().stream().filter(s -> s.type().isFloating()).toList();
   }
 
   /** The name of the gradient with respect to {@code p}. */
-  public static String name(OperatorIr op, Param.Scalar p) {
+  public static String name(OperatorIr.Elementwise op, Param.Scalar p) {
     return floating(op).size() == 1 ? GradientNames.launcher(op.name()) : GradientNames.launcher(op.name()) + "_" + p.name();
   }
 
-  public static List<OperatorIr> derive(OperatorIr op) {
+  public static List<OperatorIr.Elementwise> derive(OperatorIr.Elementwise op) {
     ExprFactory f = new ExprFactory();
     Set<String> taken = new HashSet<>();
     op.params().forEach(p -> taken.add(p.name()));
@@ -50,13 +48,12 @@ public final class ElementwiseGradient {
     params.add(y);
     params.add(dy);
     Map<Expr, Expr> adjoints = sweep(f, op.result(), f.scalar(dy));
-    List<OperatorIr> out = new ArrayList<>();
+    List<OperatorIr.Elementwise> out = new ArrayList<>();
     for (Param.Scalar p : floating(op)) {
       Expr a = adjoints.get(f.scalar(p));
       Expr result = a == null ? f.constant(p.type(), 0) : f.cast(p.type(), a);
       result = f.substitute(result, Map.of(op.result(), f.scalar(y)), 0);
-      out.add(new OperatorIr(op.owner(), name(op, p), OperatorKind.ELEMENTWISE, params, p.type(), result, List.of(),
-          List.of(), Map.of()));
+      out.add(new OperatorIr.Elementwise(op.owner(), name(op, p), params, p.type(), result, Map.of()));
     }
     return out;
   }

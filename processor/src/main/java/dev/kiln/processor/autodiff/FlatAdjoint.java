@@ -7,7 +7,6 @@ import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.PolyExpr;
@@ -27,8 +26,8 @@ import java.util.Map;
  *
  * @param sizes the new grid sizes, as polynomials over the forward sizes
  */
-record FlatAdjoint(OperatorIr op, Map<String, Poly> sizes) {
-  static FlatAdjoint of(ExprFactory f, OperatorIr forward, ReverseSweep.Flat flat, List<Param> params, int n) {
+record FlatAdjoint(OperatorIr.Grid op, Map<String, Poly> sizes) {
+  static FlatAdjoint of(ExprFactory f, OperatorIr.Grid forward, ReverseSweep.Flat flat, List<Param> params, int n) {
     Occurrence o = flat.occurrence();
     Map<String, Param.Scalar> named = new HashMap<>();
     forward.scalars().forEach(s -> named.put(s.name(), s));
@@ -55,8 +54,7 @@ record FlatAdjoint(OperatorIr op, Map<String, Poly> sizes) {
     ExprMapper mapper = new ExprMapper(f, vars, f::scalar, a -> a, id -> 0, null, null);
     Expr index = PolyExpr.rowMajor(f, coords, temp.shape(), named);
     Stmt store = new Stmt.Store(temp, index, mapper.map(flat.adjoint()), f.trueValue(), o.origin());
-    OperatorIr op = new OperatorIr(forward.owner(), forward.name() + "$adjoint" + n, OperatorKind.GRID, all, null, null,
-        grid, List.of(store), Map.of());
+    OperatorIr.Grid op = new OperatorIr.Grid(forward.owner(), forward.name() + "$adjoint" + n, all, grid, List.of(store));
     return new FlatAdjoint(op, sizes);
   }
 }

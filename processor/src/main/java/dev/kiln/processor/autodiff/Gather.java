@@ -36,7 +36,7 @@ import java.util.Set;
  */
 final class Gather {
   private final ExprFactory f;
-  private final OperatorIr op;
+  private final OperatorIr.Grid op;
   private final Map<String, Param.Scalar> sizes;
   private final Set<String> positive = new java.util.HashSet<>();
   private int loopIds;
@@ -46,7 +46,7 @@ final class Gather {
   /** One forward variable: its range and, for a loop index, its loop. */
   private record Var(Expr.Var var, Expr lo, Expr hi, long step, Stmt.Loop loop) {}
 
-  Gather(ExprFactory f, OperatorIr op, Map<String, Param.Scalar> sizes) {
+  Gather(ExprFactory f, OperatorIr.Grid op, Map<String, Param.Scalar> sizes) {
     this.f = f;
     this.op = op;
     this.sizes = sizes;
@@ -58,7 +58,7 @@ final class Gather {
    *
    * @param temps the adjoint temporaries as the gather reads them (role IN), by occurrence
    */
-  OperatorIr build(String name, Param.Array x, Param.Array dx, List<Occurrence> occurrences,
+  OperatorIr.Grid build(String name, Param.Array x, Param.Array dx, List<Occurrence> occurrences,
       Map<Occurrence, Param.Array> temps, List<Param> params) throws NotDifferentiable {
     loopIds = 1;
     List<GridDim> grid = new ArrayList<>();
@@ -77,7 +77,7 @@ final class Gather {
       total = total == null ? part : f.binary(BinaryOp.ADD, total, part, -1);
     }
     body.add(new Stmt.Store(dx, flat, total == null ? f.constant(x.elementType(), 0) : total, f.trueValue(), null));
-    return new OperatorIr(op.owner(), name, dev.kiln.processor.ir.OperatorKind.GRID, params, null, null, grid, body, Map.of());
+    return new OperatorIr.Grid(op.owner(), name, params, grid, body);
   }
 
   /** The extent of gather dimension {@code d}: the size itself when it is one, else a new size parameter. */

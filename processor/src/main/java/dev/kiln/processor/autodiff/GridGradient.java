@@ -4,7 +4,6 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
@@ -29,7 +28,7 @@ public final class GridGradient {
 
   /** Whether {@code op} has anything to differentiate: a floating-point input array and output. */
   public static boolean applies(OperatorIr op) {
-    return op.kind() == OperatorKind.GRID && !wrt(op).isEmpty() && !outputs(op).isEmpty();
+    return op instanceof OperatorIr.Grid grid && !wrt(grid).isEmpty() && !outputs(grid).isEmpty();
   }
 
   static List<Param.Array> wrt(OperatorIr op) {
@@ -47,7 +46,7 @@ public final class GridGradient {
    * as it has elements). Split, concatenation, transpose and elementwise reads qualify; then each
    * element's gradient is the adjoint of the one read of it.
    */
-  private static boolean writesDirectly(OperatorIr op, Param.Array x, List<Occurrence> reads) {
+  private static boolean writesDirectly(OperatorIr.Grid op, Param.Array x, List<Occurrence> reads) {
     if (reads.isEmpty() || reads.stream().anyMatch(o -> !o.chain().isEmpty() || !o.unguarded())) {
       return false;
     }
@@ -59,7 +58,7 @@ public final class GridGradient {
     }
     List<Param> params = new ArrayList<>(op.params());
     params.set(params.indexOf(x), asOut);
-    OperatorIr reads0 = new OperatorIr(op.owner(), op.name(), OperatorKind.GRID, params, null, null, op.grid(), stores, Map.of());
+    OperatorIr.Grid reads0 = new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), stores);
     if (!dev.kiln.processor.check.RaceCheck.check(reads0).isEmpty()) {
       return false;
     }
@@ -93,7 +92,7 @@ public final class GridGradient {
   }
 
   /** The gradient composite of {@code op}; call only when {@link #applies}. */
-  public static CompositeIr derive(OperatorIr op) throws NotDifferentiable {
+  public static CompositeIr derive(OperatorIr.Grid op) throws NotDifferentiable {
     ExprFactory f = new ExprFactory();
     f.startOperator();
     Set<String> taken = new HashSet<>();
@@ -154,8 +153,7 @@ public final class GridGradient {
     Set<Param.Array> flatTemps = new java.util.HashSet<>();
     sweep.flats().forEach(fl -> flatTemps.add(fl.occurrence().temp()));
     occurrences.stream().filter(o -> !flatTemps.contains(o.temp())).forEach(o -> adjointParams.add(o.temp()));
-    OperatorIr adjoint = new OperatorIr(op.owner(), op.name() + "$adjoint", OperatorKind.GRID, adjointParams, null, null,
-        op.grid(), adjointBody, Map.of());
+    OperatorIr.Grid adjoint = new OperatorIr.Grid(op.owner(), op.name() + "$adjoint", adjointParams, op.grid(), adjointBody);
     for (Occurrence o : occurrences) {
       b.temp(o.temp().name(), o.temp().elementType(), o.temp().shape().length(), o.origin());
     }
@@ -181,7 +179,7 @@ public final class GridGradient {
   }
 
   /** The call of the gather writing {@code dx}, the gradient of {@code x}, from the adjoints of its reads. */
-  private static void gatherCall(CompositeBuilder b, Gather gather, OperatorIr op, Param.Array x, Param.Array dx,
+  private static void gatherCall(CompositeBuilder b, Gather gather, OperatorIr.Grid op, Param.Array x, Param.Array dx,
       List<Occurrence> occurrences) throws NotDifferentiable {
     Map<Occurrence, Param.Array> reads = new LinkedHashMap<>();
     for (Occurrence o : occurrences) {
@@ -190,13 +188,13 @@ public final class GridGradient {
       }
     }
     List<Param> extra = new ArrayList<>();
-    OperatorIr built = gather.build(op.name() + "$" + dx.name(), x, dx, new ArrayList<>(reads.keySet()), reads, extra);
+    OperatorIr.Grid built = gather.build(op.name() + "$" + dx.name(), x, dx, new ArrayList<>(reads.keySet()), reads, extra);
     List<Param> params = new ArrayList<>();
     op.scalars().stream().filter(s -> s.type().isIntegral()).forEach(params::add);
     params.addAll(extra);
     params.addAll(reads.values());
     params.add(dx);
-    OperatorIr gatherOp = new OperatorIr(built.owner(), built.name(), built.kind(), params, null, null, built.grid(),
+    OperatorIr.Grid gatherOp = new OperatorIr.Grid(built.owner(), built.name(), params, built.grid(),
         built.body(), Map.of());
     Map<String, Poly> extents = new HashMap<>();
     for (int d = 0; d < gatherOp.grid().size(); d++) {

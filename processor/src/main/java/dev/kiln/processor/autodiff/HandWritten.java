@@ -3,7 +3,6 @@ package dev.kiln.processor.autodiff;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -24,14 +23,14 @@ public final class HandWritten {
   public static String mismatch(OperatorIr f, OperatorIr g) {
     List<Expected> expected = expected(f);
     if (expected == null) {
-      return "an elementwise operator with " + ElementwiseGradient.floating(f).size() + " floating-point parameters has"
+      return "an elementwise operator with " + ElementwiseGradient.floating((OperatorIr.Elementwise) f).size() + " floating-point parameters has"
           + " one derived gradient per parameter; Kiln takes a hand-written gradient of an elementwise operator with one";
     }
     String text = "its signature must be " + text(f, expected);
-    if (g.params().size() != expected.size() || (f.kind() == OperatorKind.ELEMENTWISE) != (g.kind() == OperatorKind.ELEMENTWISE)) {
+    if (g.params().size() != expected.size() || (f instanceof OperatorIr.Elementwise) != (g instanceof OperatorIr.Elementwise)) {
       return text;
     }
-    if (f.kind() == OperatorKind.ELEMENTWISE && g.resultType() != ElementwiseGradient.floating(f).get(0).type()) {
+    if (f instanceof OperatorIr.Elementwise map && ((OperatorIr.Elementwise) g).resultType() != ElementwiseGradient.floating(map).get(0).type()) {
       return text;
     }
     Map<String, Poly> rename = new HashMap<>();
@@ -55,13 +54,13 @@ public final class HandWritten {
     List<Expected> out = new ArrayList<>();
     Set<String> taken = new java.util.HashSet<>();
     f.params().forEach(p -> taken.add(p.name()));
-    if (f.kind() == OperatorKind.ELEMENTWISE) {
-      if (ElementwiseGradient.floating(f).size() != 1) {
+    if (f instanceof OperatorIr.Elementwise map) {
+      if (ElementwiseGradient.floating(map).size() != 1) {
         return null;
       }
       f.params().forEach(p -> out.add(new Expected(p, null, p.name(), ((Param.Scalar) p).type())));
-      out.add(new Expected(null, null, "y", f.resultType()));
-      out.add(new Expected(null, null, "dy", f.resultType()));
+      out.add(new Expected(null, null, "y", map.resultType()));
+      out.add(new Expected(null, null, "dy", map.resultType()));
       return out;
     }
     for (Param p : f.params()) {
@@ -101,8 +100,7 @@ public final class HandWritten {
       return null;
     }
     StringBuilder b = new StringBuilder();
-    boolean elementwise = f.kind() == OperatorKind.ELEMENTWISE;
-    b.append(elementwise ? ElementwiseGradient.floating(f).get(0).type().javaName() : "void")
+    b.append(f instanceof OperatorIr.Elementwise map ? ElementwiseGradient.floating(map).get(0).type().javaName() : "void")
         .append(' ').append(GradientNames.launcher(f.name())).append('(');
     for (int i = 0; i < expected.size(); i++) {
       Expected e = expected.get(i);
@@ -123,7 +121,17 @@ public final class HandWritten {
 
   /** {@code g} renamed. */
   public static OperatorIr renamed(OperatorIr g, String name) {
-    return new OperatorIr(g.owner(), name, g.kind(), g.params(), g.resultType(), g.result(), g.grid(), g.body(), g.names());
+    if (g instanceof OperatorIr.Grid grid) {
+      return grid.withName(name);
+    }
+    if (g instanceof OperatorIr.Elementwise map) {
+      return new OperatorIr.Elementwise(map.owner(), name, map.params(), map.resultType(), map.result(), map.names());
+    }
+    return renamed((OperatorIr.Composite) g, name);
+  }
+
+  private static OperatorIr.Composite renamed(OperatorIr.Composite g, String name) {
+    return new OperatorIr.Composite(g.owner(), name, g.params());
   }
 
   /** {@code c} with its signature renamed. */
@@ -139,8 +147,11 @@ public final class HandWritten {
     if (gComposite != null) {
       return gComposite;
     }
+    if (!(g instanceof OperatorIr.Grid grid)) {
+      throw new IllegalArgumentException(g.name() + " is a " + g.kind() + " operator: a composite gradient comes with its body");
+    }
     CompositeBuilder b = new CompositeBuilder(g.name(), g.owner(), g.params());
-    b.call(g, Map.of());
+    b.call(grid, Map.of());
     return b.build();
   }
 }

@@ -49,7 +49,7 @@ import java.util.Set;
 final class ReverseSweep {
   private final ExprFactory f;
   private final Derivatives rules;
-  private final OperatorIr op;
+  private final OperatorIr.Grid op;
   private final Levels levels;
   private final Map<Param.Array, Param.Array> upstream;
   private final Map<Param.Array, Param.Array> outputsIn;
@@ -73,7 +73,7 @@ final class ReverseSweep {
 
   private record OccKey(Param.Array array, Expr index, Stmt.Loop level) {}
 
-  ReverseSweep(ExprFactory f, OperatorIr op, Set<Param.Array> wrt, Map<Param.Array, Param.Array> upstream,
+  ReverseSweep(ExprFactory f, OperatorIr.Grid op, Set<Param.Array> wrt, Map<Param.Array, Param.Array> upstream,
       Map<Param.Array, Param.Array> outputsIn) {
     this.f = f;
     this.rules = new Derivatives(f);

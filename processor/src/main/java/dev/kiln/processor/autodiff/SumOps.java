@@ -6,7 +6,6 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -14,7 +13,6 @@ import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The small grid operators a backward pass adds between its calls: the sum of several gradient
@@ -28,7 +26,7 @@ final class SumOps {
   private SumOps() {}
 
   /** {@code out = a1 + ... + ak} (k = 0: zeros), of {@code type}, over {@code n}. */
-  static OperatorIr sum(String owner, int k, ScalarType type) {
+  static OperatorIr.Grid sum(String owner, int k, ScalarType type) {
     ExprFactory f = new ExprFactory();
     f.startOperator();
     Param.Scalar n = new Param.Scalar(SIZE, 0, ScalarType.INT, true);
@@ -47,7 +45,6 @@ final class SumOps {
     params.add(out);
     Expr value = total == null ? f.constant(type, 0) : total;
     String name = k == 0 ? "zero" : "sum" + k;
-    return new OperatorIr(owner, "grad$" + name + "$" + type.irName(), OperatorKind.GRID, params, null, null,
-        List.of(new GridDim(i, n)), List.of(new Stmt.Store(out, i, value, f.trueValue(), null)), Map.of());
+    return new OperatorIr.Grid(owner, "grad$" + name + "$" + type.irName(), params, List.of(new GridDim(i, n)), List.of(new Stmt.Store(out, i, value, f.trueValue(), null)));
   }
 }

@@ -5,7 +5,6 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
@@ -26,7 +25,7 @@ final class TieCounts {
   private TieCounts() {}
 
   /** The outputs of {@code op} reduced with max or min. */
-  static List<Param.Array> outputs(OperatorIr op) {
+  static List<Param.Array> outputs(OperatorIr.Grid op) {
     List<Param.Array> out = new ArrayList<>();
     collect(op.body(), out);
     return out;
@@ -52,7 +51,7 @@ final class TieCounts {
    * The counting operator: {@code params} (the forward parameters, outputs as inputs) and one
    * count array per output in {@code outputsIn}'s key order.
    */
-  static OperatorIr counter(OperatorIr op, List<Param> params, Map<Param.Array, Param.Array> outputsIn) {
+  static OperatorIr.Grid counter(OperatorIr.Grid op, List<Param> params, Map<Param.Array, Param.Array> outputsIn) {
     ExprFactory f = new ExprFactory();
     Map<Param.Array, Param.Array> counts = new LinkedHashMap<>();
     List<Param> all = new ArrayList<>(params);
@@ -62,7 +61,7 @@ final class TieCounts {
       all.add(c);
     }
     List<Stmt> body = body(op.body(), 0, f, counts, outputsIn);
-    return new OperatorIr(op.owner(), op.name() + "$ties", OperatorKind.GRID, all, null, null, op.grid(), body, Map.of());
+    return new OperatorIr.Grid(op.owner(), op.name() + "$ties", all, op.grid(), body);
   }
 
   private static List<Stmt> body(List<Stmt> stmts, int scope, ExprFactory f, Map<Param.Array, Param.Array> counts,

@@ -5,7 +5,6 @@ import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
@@ -25,11 +24,11 @@ public final class InPlace {
 
   /** Whether {@code op} computes its source's result when {@code out} and {@code in} are one array. */
   public static boolean safe(OperatorIr op, Param.Array out, Param.Array in) {
-    if (op.kind() != OperatorKind.GRID || out.role() != ArrayRole.OUT || in.role() != ArrayRole.IN
+    if (!(op instanceof OperatorIr.Grid grid) || out.role() != ArrayRole.OUT || in.role() != ArrayRole.IN
         || out.elementType() != in.elementType()) {
       return false;
     }
-    List<Stmt> body = op.body();
+    List<Stmt> body = grid.body();
     int at = -1;
     for (int i = 0; i < body.size(); i++) {
       Stmt s = body.get(i);

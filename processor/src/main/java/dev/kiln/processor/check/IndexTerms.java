@@ -97,7 +97,7 @@ public final class IndexTerms {
   }
 
   /** The ranges of the grid variables of an operator. */
-  public static Map<String, Poly[]> gridRanges(dev.kiln.processor.ir.OperatorIr op) {
+  public static Map<String, Poly[]> gridRanges(dev.kiln.processor.ir.OperatorIr.Grid op) {
     Map<String, Poly[]> ranges = new HashMap<>();
     op.grid().forEach(g -> ranges.put(g.var().name(), new Poly[] {Poly.ZERO, g.size()}));
     return ranges;

@@ -13,7 +13,7 @@ import java.util.Set;
 public final class OutputCheck {
   private OutputCheck() {}
 
-  public static List<Param.Array> neverWritten(OperatorIr op) {
+  public static List<Param.Array> neverWritten(OperatorIr.Grid op) {
     Set<Param.Array> written = new HashSet<>();
     collect(op.body(), written);
     List<Param.Array> missing = new ArrayList<>();

@@ -30,7 +30,7 @@ public final class RaceCheck {
 
   private RaceCheck() {}
 
-  public static List<Finding> check(OperatorIr op) {
+  public static List<Finding> check(OperatorIr.Grid op) {
     Set<String> dims = new HashSet<>();
     op.dims().forEach(d -> dims.add(d.name()));
     Set<String> grid = new HashSet<>();

@@ -12,7 +12,7 @@ public final class MapKernels {
   private MapKernels() {}
 
   /** Whether {@code op} is mapped: it has parameters, and each and its result is float, double or int. */
-  public static boolean exist(OperatorIr op) {
+  public static boolean exist(OperatorIr.Elementwise op) {
     if (!arrayType(op.resultType())) {
       return false;
     }

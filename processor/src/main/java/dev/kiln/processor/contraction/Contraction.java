@@ -26,12 +26,12 @@ import java.util.List;
  * @param reason why the operator is a contraction, for reports and the IR listing
  */
 public record Contraction(
-    OperatorIr op,
+    OperatorIr.Grid op,
     ScalarType elementType,
     List<Product> products,
     Param.Array product,
     Param.Array direct,
-    OperatorIr epilogue,
+    OperatorIr.Grid epilogue,
     String reason) {
   public Contraction {
     products = List.copyOf(products);

@@ -6,7 +6,6 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -33,8 +32,8 @@ final class ContractionMatcher {
   record Chain(List<Stmt.Loop> loops, List<Contraction.Product> products, ScalarType type) {}
 
   /** The operator's chain of product loops, or null when it has none this pass can lower. */
-  static Chain match(OperatorIr op) {
-    if (op.kind() != OperatorKind.GRID || op.grid().isEmpty() || hasAccumulation(op.body())) {
+  static Chain match(OperatorIr.Grid op) {
+    if (op.grid().isEmpty() || hasAccumulation(op.body())) {
       return null;
     }
     Set<String> sizes = new HashSet<>();
@@ -82,7 +81,7 @@ final class ContractionMatcher {
   }
 
   /** The GEMM of one loop {@code acc = acc + a * b}, or null. */
-  private static Contraction.Product product(OperatorIr op, Stmt.Loop l, Set<String> sizes) {
+  private static Contraction.Product product(OperatorIr.Grid op, Stmt.Loop l, Set<String> sizes) {
     if (!isTrue(l.guard()) || l.step() != 1 || !l.body().isEmpty() || l.carried().size() != 1) {
       return null;
     }

@@ -8,7 +8,6 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Rewriter;
@@ -38,7 +37,7 @@ public final class Contractions {
    * @param sizes the values of size parameters that a composite computes for its fused kernels
    *     ({@code extent0 = 4*H}), so that a store at {@code b*4*H + n} is seen to be dense
    */
-  public static Contraction lower(OperatorIr op, UnaryOperator<String> epilogueName, Map<String, Poly> sizes) {
+  public static Contraction lower(OperatorIr.Grid op, UnaryOperator<String> epilogueName, Map<String, Poly> sizes) {
     ContractionMatcher.Chain chain = ContractionMatcher.match(op);
     if (chain == null) {
       return null;
@@ -60,7 +59,7 @@ public final class Contractions {
     Param.Array direct = directTarget(op, rest, result, sizes);
     boolean zeroInit = init instanceof Expr.Const c && c.type().isFloating()
         && Double.doubleToRawLongBits(c.floatingValue()) == 0L;
-    OperatorIr epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
+    OperatorIr.Grid epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
     String reason = reason(op, chain) + (epilogue == null
         ? "; the products are written straight into '" + direct.name() + "', with nothing left to do after them"
         : "; the rest of each worker (its initial value, activation and stores) runs as the fused epilogue kernel "
@@ -69,7 +68,7 @@ public final class Contractions {
   }
 
   /** The output the products can be written into directly: the worker's only store, of the sum, at its own index. */
-  private static Param.Array directTarget(OperatorIr op, List<Stmt> rest, Expr.Var result, Map<String, Poly> sizes) {
+  private static Param.Array directTarget(OperatorIr.Grid op, List<Stmt> rest, Expr.Var result, Map<String, Poly> sizes) {
     if (rest.size() != 1 || !(rest.get(0) instanceof Stmt.Store s) || s.value() != result
         || !(s.guard() instanceof Expr.Const g && g.isTrue()) || s.array().role() != ArrayRole.OUT
         || s.array().elementType() != result.type()) {
@@ -96,7 +95,7 @@ public final class Contractions {
   }
 
   /** The worker without the product loops, reading the products where it read their sum. */
-  private static OperatorIr epilogue(OperatorIr op, List<Stmt> rest, Expr.Var result, Expr init,
+  private static OperatorIr.Grid epilogue(OperatorIr.Grid op, List<Stmt> rest, Expr.Var result, Expr init,
       Param.Array product, String name) {
     ExprFactory f = new ExprFactory();
     Rewriter[] rw = new Rewriter[1];
@@ -109,12 +108,11 @@ public final class Contractions {
     });
     List<Param> params = new ArrayList<>(op.params());
     params.add(product);
-    OperatorIr withoutLoops = new OperatorIr(op.owner(), name, OperatorKind.GRID, params, op.resultType(),
-        null, op.grid(), rest, op.names());
+    OperatorIr.Grid withoutLoops = new OperatorIr.Grid(op.owner(), name, params, op.grid(), rest, op.names());
     return rw[0].rewrite(withoutLoops, (s, index) -> index);
   }
 
-  private static Expr denseIndex(ExprFactory f, OperatorIr op) {
+  private static Expr denseIndex(ExprFactory f, OperatorIr.Grid op) {
     Expr index = null;
     List<GridDim> grid = op.grid();
     for (int i = 0; i < grid.size(); i++) {
@@ -163,7 +161,7 @@ public final class Contractions {
     }
   }
 
-  private static String freshName(OperatorIr op, String base) {
+  private static String freshName(OperatorIr.Grid op, String base) {
     Set<String> taken = new HashSet<>();
     op.params().forEach(p -> taken.add(p.name()));
     String name = base;
@@ -182,7 +180,7 @@ public final class Contractions {
   }
 
   /** One line per product, e.g. {@code gemm x[B, K] * w[K, N] (k < K) -> [B, N]}. */
-  static String reason(OperatorIr op, ContractionMatcher.Chain chain) {
+  static String reason(OperatorIr.Grid op, ContractionMatcher.Chain chain) {
     StringBuilder b = new StringBuilder();
     for (Contraction.Product p : chain.products()) {
       b.append(b.length() == 0 ? "" : "; ")

@@ -21,7 +21,6 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.CompositeExpansion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -46,7 +45,7 @@ final class CompositeLowering {
     OperatorIr operator(ExecutableElement callee, Tree callSite);
 
     /** The composite body of a callee whose kind is COMPOSITE. */
-    CompositeIr composite(OperatorIr callee);
+    CompositeIr composite(OperatorIr.Composite callee);
   }
 
   private final Reporter reporter;
@@ -107,8 +106,8 @@ final class CompositeLowering {
     if (reporter.errorCount() != before) {
       return null;
     }
-    OperatorIr sig = new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.COMPOSITE,
-        signature.params(), null, null, List.of(), List.of(), Map.of());
+    OperatorIr.Composite sig = new OperatorIr.Composite(op.owner().getQualifiedName().toString(), op.name(),
+        signature.params());
     CompositeIr composite = new CompositeIr(sig, List.copyOf(temps.values()), calls);
     checkDataflow(composite);
     return reporter.errorCount() == before ? composite : null;
@@ -202,12 +201,15 @@ final class CompositeLowering {
     }
     checkWrites(ir, bound, args, call);
     long line = line(call);
-    if (ir.kind() == OperatorKind.COMPOSITE) {
+    if (ir instanceof OperatorIr.Grid grid) {
+      calls.add(new CompositeIr.Call(nextId(ir.name()), grid, dims, bound, TreeRef.of(call), line));
+    } else if (ir instanceof OperatorIr.Composite composite) {
       java.util.Set<String> taken = new java.util.HashSet<>(sizes.keySet());
       signature.params().forEach(p -> taken.add(p.name()));
-      new CompositeExpansion(callees.composite(ir), dims, bound, temps, taken, TreeRef.of(call), line, this::nextId).expandInto(calls);
+      new CompositeExpansion(callees.composite(composite), dims, bound, temps, taken, TreeRef.of(call), line, this::nextId).expandInto(calls);
     } else {
-      calls.add(new CompositeIr.Call(nextId(ir.name()), ir, dims, bound, TreeRef.of(call), line));
+      throw new KilnDiagnostic(call, Message.COMPOSITE_STATEMENT, "a call of the elementwise operator '"
+          + element.getSimpleName() + "' (call it inside a grid operator's worker)");
     }
   }
 

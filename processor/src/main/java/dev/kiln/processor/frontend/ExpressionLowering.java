@@ -360,7 +360,7 @@ final class ExpressionLowering {
     if (callee instanceof Callee.Math m) {
       return mathCall(t, m, args);
     }
-    OperatorIr target = state.inliner.elementwise(((Callee.Operator) callee).element(), t);
+    OperatorIr.Elementwise target = state.inliner.elementwise(((Callee.Operator) callee).element(), t);
     List<Param> params = target.params();
     if (params.size() != args.size()) {
       throw new KilnDiagnostic(t, Message.ARGUMENT_MISMATCH, target.name(),

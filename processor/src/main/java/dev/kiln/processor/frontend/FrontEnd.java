@@ -128,8 +128,8 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     if (signature.kind() == OperatorKind.ELEMENTWISE) {
       StatementLowering lowering = new StatementLowering(state, reporter, op, true);
       lowering.statements(body.getStatements());
-      return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.ELEMENTWISE,
-          signature.params(), signature.resultType(), lowering.result(), List.of(), List.of(), state.exprNames);
+      return new OperatorIr.Elementwise(op.owner().getQualifiedName().toString(), op.name(),
+          signature.params(), signature.resultType(), lowering.result(), state.exprNames);
     }
     if (CompositeLowering.isComposite(body.getStatements(), state.names)) {
       CompositeIr composite = new CompositeLowering(reporter, op, signature, state.names, this, trees).lower(body.getStatements());
@@ -168,8 +168,8 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     for (BoundsCheck.Warning w : quiet ? List.<BoundsCheck.Warning>of() : state.bounds.warnings()) {
       reporter.report(w.at(), op.unit(), Message.INDEX_MAY_BE_OUT_OF_BOUNDS, w.args());
     }
-    return new OperatorIr(op.owner().getQualifiedName().toString(), op.name(), OperatorKind.GRID,
-        signature.params(), null, null, grid, state.out, state.exprNames);
+    return new OperatorIr.Grid(op.owner().getQualifiedName().toString(), op.name(),
+        signature.params(), grid, state.out, state.exprNames);
   }
 
   @Override
@@ -190,7 +190,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
 
   /** The composite body of an operator of kind COMPOSITE that this front end lowered. */
   @Override
-  public CompositeIr composite(OperatorIr op) {
+  public CompositeIr composite(OperatorIr.Composite op) {
     return composites.get(op);
   }
 
@@ -219,7 +219,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
   }
 
   @Override
-  public OperatorIr elementwise(ExecutableElement operator, Tree callSite) {
+  public OperatorIr.Elementwise elementwise(ExecutableElement operator, Tree callSite) {
     if (inProgress.contains(operator)) {
       String through = inProgress.peek().getSimpleName().toString();
       throw new KilnDiagnostic(callSite, Message.RECURSION, operator.getSimpleName(), through);
@@ -234,12 +234,20 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
         throw new KilnDiagnostic(callSite, Message.CROSS_MODULE_OPERATOR,
             operator.getEnclosingElement().getSimpleName() + "." + operator.getSimpleName(), compiled.problem());
       }
-      return compiled.operator();
+      return map(compiled.operator(), callSite, operator);
     }
     OperatorIr ir = f.aside(() -> lower(source));
     if (ir == null) {
       throw new CalleeFailed();
     }
-    return ir;
+    return map(ir, callSite, operator);
+  }
+
+  /** A call in an expression needs a map: a primitive return type makes one, this says so if not. */
+  private static OperatorIr.Elementwise map(OperatorIr ir, Tree callSite, ExecutableElement operator) {
+    if (ir instanceof OperatorIr.Elementwise map) {
+      return map;
+    }
+    throw new KilnDiagnostic(callSite, Message.GRID_OPERATOR_CALL, operator.getSimpleName());
   }
 }

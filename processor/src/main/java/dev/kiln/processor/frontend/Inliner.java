@@ -13,7 +13,7 @@ interface Inliner extends RecordType.FrontEndSources {
    * @throws dev.kiln.processor.diag.KilnDiagnostic if the operator is not elementwise, is
    *     recursive, or is compiled elsewhere and its IR cannot be read from the class path
    */
-  OperatorIr elementwise(ExecutableElement operator, Tree callSite);
+  OperatorIr.Elementwise elementwise(ExecutableElement operator, Tree callSite);
 
   /** The source of a method (its tree and compilation unit), or null when it has no tree here. */
   OperatorSource source(ExecutableElement method);

@@ -31,7 +31,7 @@ record CallInstance(int index, CompositeIr.Call call, List<Expr.Var> grid, List<
 
   static CallInstance of(int index, CompositeIr.Call call, ExprFactory f, Tensors tensors,
       Map<String, Param.Scalar> dims, IntSupplier loopIds) {
-    OperatorIr callee = call.callee();
+    OperatorIr.Grid callee = call.callee();
     Map<Expr.Var, Expr> vars = new HashMap<>();
     List<Expr.Var> grid = new ArrayList<>();
     List<Poly> extents = new ArrayList<>();

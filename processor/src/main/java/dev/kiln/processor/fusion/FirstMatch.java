@@ -38,10 +38,10 @@ final class FirstMatch {
   private FirstMatch() {}
 
   /** {@code op} with every qualifying flag computed from a first-match search; {@code op} itself when none. */
-  static OperatorIr split(OperatorIr op) {
-    OperatorIr current = op;
+  static OperatorIr.Grid split(OperatorIr.Grid op) {
+    OperatorIr.Grid current = op;
     while (true) {
-      OperatorIr next = splitOne(current);
+      OperatorIr.Grid next = splitOne(current);
       if (next == null) {
         return current;
       }
@@ -50,7 +50,7 @@ final class FirstMatch {
   }
 
   /** The first qualifying flag of {@code op} split, or null when none qualifies. */
-  private static OperatorIr splitOne(OperatorIr op) {
+  private static OperatorIr.Grid splitOne(OperatorIr.Grid op) {
     List<Stmt> top = op.body();
     Set<String> written = StmtWalk.writtenArrays(top);
     Set<Expr.Var> before = new HashSet<>();
@@ -86,7 +86,7 @@ final class FirstMatch {
     return null;
   }
 
-  private static OperatorIr split(OperatorIr op, int at, Stmt.Carried flag, Expr term) {
+  private static OperatorIr.Grid split(OperatorIr.Grid op, int at, Stmt.Carried flag, Expr term) {
     Stmt.Loop loop = (Stmt.Loop) op.body().get(at);
     ExprFactory f = new ExprFactory();
     Set<String> names = varNames(op.body());
@@ -106,7 +106,7 @@ final class FirstMatch {
       }
       return rebuilt;
     });
-    OperatorIr rewritten = self[0].rewrite(op, (s, index) -> index);
+    OperatorIr.Grid rewritten = self[0].rewrite(op, (s, index) -> index);
     Expr hi = self[0].rewrite(loop.hi());
     Expr found = f.substitute(self[0].rewrite(term), Map.of(loop.index(), k), id);
     Stmt.Carried search = new Stmt.Carried(phi, hi,
@@ -119,8 +119,8 @@ final class FirstMatch {
     carried.removeIf(c -> c.phi() == flag.phi());
     body.set(at, new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), carried, l.body(), l.origin()));
     body.add(at, searchLoop);
-    return new OperatorIr(rewritten.owner(), rewritten.name(), rewritten.kind(), rewritten.params(),
-        rewritten.resultType(), rewritten.result(), rewritten.grid(), body, rewritten.names());
+    return new OperatorIr.Grid(rewritten.owner(), rewritten.name(), rewritten.params(),
+        rewritten.grid(), body, rewritten.names());
   }
 
   /** A new variable named {@code name}, suffixed until no variable of the operator has its name. */

@@ -41,32 +41,32 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
    * @param device the kernel with the temporaries it recomputes instead of storing ({@link
    *     Recompute}: the device's form); null when it has none
    */
-  public record Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker,
-      OperatorIr device) {
+  public record Kernel(OperatorIr.Grid ir, List<Integer> calls, List<Derived> derived, OperatorIr.Grid perWorker,
+      OperatorIr.Grid device) {
     public Kernel {
       calls = List.copyOf(calls);
       derived = List.copyOf(derived);
     }
 
-    public Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived, OperatorIr perWorker) {
+    public Kernel(OperatorIr.Grid ir, List<Integer> calls, List<Derived> derived, OperatorIr.Grid perWorker) {
       this(ir, calls, derived, perWorker, null);
     }
 
-    public Kernel(OperatorIr ir, List<Integer> calls, List<Derived> derived) {
+    public Kernel(OperatorIr.Grid ir, List<Integer> calls, List<Derived> derived) {
       this(ir, calls, derived, null, null);
     }
 
     /** The form the device compiles: {@link #device} when there is one. */
-    public OperatorIr onDevice() {
+    public OperatorIr.Grid onDevice() {
       return device == null ? ir : device;
     }
 
-    Kernel withDevice(OperatorIr form) {
+    Kernel withDevice(OperatorIr.Grid form) {
       return new Kernel(ir, calls, derived, perWorker, form);
     }
 
     /** The form the CPU compiles: {@link #perWorker} when there is one. */
-    public OperatorIr cpu() {
+    public OperatorIr.Grid cpu() {
       return perWorker == null ? ir : perWorker;
     }
   }
@@ -90,7 +90,7 @@ public record FusionPlan(CompositeIr composite, List<Kernel> kernels, List<Compo
    * The allocated temporaries that exactly one kernel uses, in the form {@code form} gives of each
    * (its IR, or its device form): those a pass may keep inside that kernel.
    */
-  java.util.Set<String> temporariesOfOneKernel(java.util.function.Function<Kernel, OperatorIr> form) {
+  java.util.Set<String> temporariesOfOneKernel(java.util.function.Function<Kernel, OperatorIr.Grid> form) {
     java.util.Map<String, Integer> users = new java.util.HashMap<>();
     kernels.forEach(k -> form.apply(k).arrays().forEach(a -> users.merge(a.name(), 1, Integer::sum)));
     java.util.Set<String> temps = new java.util.HashSet<>();

@@ -6,7 +6,6 @@ import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -89,7 +88,7 @@ final class KernelFinisher {
       }
     }
     ExprMapper m = new ExprMapper(f, Map.of(), s -> f.scalar(scalars.get(s)), arrays::get, s -> s, null, null);
-    OperatorIr ir = new OperatorIr(owner, name, OperatorKind.GRID, params, null, null, grid, m.map(body), Map.of());
+    OperatorIr.Grid ir = new OperatorIr.Grid(owner, name, params, grid, m.map(body));
     return new FusionPlan.Kernel(ir, calls, derived);
   }
 

@@ -53,7 +53,7 @@ public final class Recompute {
     Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      OperatorIr device = keep.contains(k.ir().name()) ? k.ir() : deviceForm(k.ir(), temps);
+      OperatorIr.Grid device = keep.contains(k.ir().name()) ? k.ir() : deviceForm(k.ir(), temps);
       kernels.add(device == k.ir() ? k : k.withDevice(device));
     }
     return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());
@@ -64,19 +64,19 @@ public final class Recompute {
    * flag is what keeps one stored, that flag computed from a first-match search first ({@link
    * FirstMatch}) when that lets more temporaries go.
    */
-  static OperatorIr deviceForm(OperatorIr op, Set<String> temps) {
-    OperatorIr plain = kernel(op, temps);
-    OperatorIr split = FirstMatch.split(op);
+  static OperatorIr.Grid deviceForm(OperatorIr.Grid op, Set<String> temps) {
+    OperatorIr.Grid plain = kernel(op, temps);
+    OperatorIr.Grid split = FirstMatch.split(op);
     if (split == op) {
       return plain;
     }
-    OperatorIr searched = kernel(split, temps);
+    OperatorIr.Grid searched = kernel(split, temps);
     return searched.arrays().size() < plain.arrays().size() ? searched : plain;
   }
 
   /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */
-  static OperatorIr kernel(OperatorIr op, Set<String> temps) {
-    OperatorIr current = op;
+  static OperatorIr.Grid kernel(OperatorIr.Grid op, Set<String> temps) {
+    OperatorIr.Grid current = op;
     Set<String> tried = new HashSet<>();
     while (true) {
       Candidate c = null;
@@ -101,7 +101,7 @@ public final class Recompute {
   /** A temporary to recompute: its one store, in the top-level loop {@code loop}. */
   private record Candidate(Param.Array array, Stmt.Loop loop, Stmt.Store store, Map<Integer, Stmt.Loop> readers) {}
 
-  private static Candidate candidate(OperatorIr op, Param.Array t) {
+  private static Candidate candidate(OperatorIr.Grid op, Param.Array t) {
     return candidate(op, t, true);
   }
 
@@ -124,7 +124,7 @@ public final class Recompute {
   }
 
   /** As above; {@code valueToo}: whether the stored value must be recomputable as well. */
-  private static Candidate candidate(OperatorIr op, Param.Array t, boolean valueToo) {
+  private static Candidate candidate(OperatorIr.Grid op, Param.Array t, boolean valueToo) {
     List<Stmt> top = op.body();
     List<Stmt.Store> stores = new ArrayList<>();
     if (!storesOf(top, t, stores) || stores.size() != 1) {
@@ -177,7 +177,7 @@ public final class Recompute {
   }
 
   /** {@code op} with {@code c}'s reads replaced by its value and its store and parameter removed. */
-  private static OperatorIr recompute(OperatorIr op, Candidate c) {
+  private static OperatorIr.Grid recompute(OperatorIr.Grid op, Candidate c) {
     ExprFactory f = new ExprFactory();
     Rewriter[] self = new Rewriter[1];
     self[0] = new Rewriter(f, (orig, rebuilt) -> {
@@ -188,11 +188,11 @@ public final class Recompute {
       }
       return rebuilt;
     });
-    OperatorIr rewritten = self[0].rewrite(op, (s, index) -> index);
+    OperatorIr.Grid rewritten = self[0].rewrite(op, (s, index) -> index);
     List<Param> params = new ArrayList<>(rewritten.params());
     params.removeIf(p -> p.name().equals(c.array().name()));
-    return new OperatorIr(rewritten.owner(), rewritten.name(), rewritten.kind(), params, rewritten.resultType(),
-        rewritten.result(), rewritten.grid(), withoutStores(rewritten.body(), c.array().name()), rewritten.names());
+    return new OperatorIr.Grid(rewritten.owner(), rewritten.name(), params,
+        rewritten.grid(), withoutStores(rewritten.body(), c.array().name()), rewritten.names());
   }
 
   private static List<Stmt> withoutStores(List<Stmt> body, String array) {

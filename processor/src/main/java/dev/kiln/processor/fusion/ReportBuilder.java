@@ -84,7 +84,7 @@ public final class ReportBuilder {
     return new FusionReport.Composite(c.name(), calls, tensors, kernels, edges, gradientOf);
   }
 
-  static String grid(OperatorIr k) {
+  static String grid(OperatorIr.Grid k) {
     StringBuilder b = new StringBuilder("[");
     for (GridDim g : k.grid()) {
       b.append(b.length() == 1 ? "" : ", ").append(g.var().name()).append(" < ").append(g.bound());

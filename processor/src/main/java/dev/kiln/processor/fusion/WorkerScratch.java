@@ -48,14 +48,14 @@ final class WorkerScratch {
     Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      OperatorIr perWorker = pass.perWorker(k, temps);
+      OperatorIr.Grid perWorker = pass.perWorker(k, temps);
       kernels.add(perWorker == null ? k : new FusionPlan.Kernel(k.ir(), k.calls(), k.derived(), perWorker));
     }
     return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());
   }
 
-  private OperatorIr perWorker(FusionPlan.Kernel k, Set<String> temps) {
-    OperatorIr op = k.ir();
+  private OperatorIr.Grid perWorker(FusionPlan.Kernel k, Set<String> temps) {
+    OperatorIr.Grid op = k.ir();
     if (op.grid().size() != 1) {
       return null;
     }
@@ -92,8 +92,8 @@ final class WorkerScratch {
             : load);
     List<Param> params = new ArrayList<>();
     op.params().forEach(p -> params.add(p instanceof Param.Array a ? scratch.getOrDefault(a, a) : p));
-    return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), op.result(), op.grid(),
-        rebaseStores(m.map(op.body()), offsets), op.names());
+    return new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), rebaseStores(m.map(op.body()), offsets),
+        op.names());
   }
 
   /**

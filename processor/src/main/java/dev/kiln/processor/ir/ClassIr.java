@@ -19,7 +19,7 @@ public record ClassIr(String owner, List<OperatorIr> operators, Map<String, Comp
   }
 
   /** The body of {@code op}, a composite operator of this class. */
-  public CompositeIr composite(OperatorIr op) {
+  public CompositeIr composite(OperatorIr.Composite op) {
     CompositeIr c = composites.get(op.name());
     if (c == null) {
       throw new IllegalArgumentException(op.name() + " is no composite operator of " + owner);

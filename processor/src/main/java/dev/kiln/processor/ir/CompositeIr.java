@@ -7,12 +7,11 @@ import java.util.Map;
  * A composite operator: straight-line calls of other operators over its array parameters and its
  * temporaries. This is the operator DAG before fusion: calls are nodes, arrays are edges.
  *
- * @param signature the operator's parameters (an {@link OperatorIr} of kind {@link
- *     OperatorKind#COMPOSITE} with no body)
+ * @param signature the operator's name and parameters
  * @param temps the temporaries ({@code new float[n]}), in declaration order
  * @param calls the calls, in source order (nested composites already expanded)
  */
-public record CompositeIr(OperatorIr signature, List<Temp> temps, List<Call> calls) {
+public record CompositeIr(OperatorIr.Composite signature, List<Temp> temps, List<Call> calls) {
   public CompositeIr {
     temps = List.copyOf(temps);
     calls = List.copyOf(calls);
@@ -35,7 +34,7 @@ public record CompositeIr(OperatorIr signature, List<Temp> temps, List<Call> cal
    * @param origin the call's place in the source (of the outermost call when nested composites were expanded)
    * @param line the call's source line, 0 when unknown
    */
-  public record Call(String id, OperatorIr callee, Map<String, Poly> dims, List<Arg> args, SourceRef origin, long line) {
+  public record Call(String id, OperatorIr.Grid callee, Map<String, Poly> dims, List<Arg> args, SourceRef origin, long line) {
     public Call {
       dims = Map.copyOf(dims);
       args = List.copyOf(args);

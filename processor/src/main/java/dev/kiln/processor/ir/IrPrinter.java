@@ -36,8 +36,8 @@ public final class IrPrinter {
   private void operator(OperatorIr op) {
     out.append("operator ").append(op.name()).append(' ')
         .append(op.kind().name().toLowerCase(Locale.ROOT));
-    if (op.kind() == OperatorKind.ELEMENTWISE) {
-      out.append(" -> ").append(op.resultType().irName());
+    if (op instanceof OperatorIr.Elementwise map) {
+      out.append(" -> ").append(map.resultType().irName());
     }
     out.append('\n');
     for (Param p : op.params()) {
@@ -52,16 +52,17 @@ public final class IrPrinter {
       usedNames.add(p.name());
     }
     String indent = "  ";
-    for (GridDim d : op.grid()) {
+    List<GridDim> grid = op instanceof OperatorIr.Grid g ? g.grid() : List.of();
+    for (GridDim d : grid) {
       out.append(indent).append("parallel ").append(d.var().name()).append(" < ")
           .append(d.bound()).append('\n');
       usedNames.add(d.var().name());
     }
-    if (op.kind() == OperatorKind.ELEMENTWISE) {
-      String r = value(op.result(), indent);
+    if (op instanceof OperatorIr.Elementwise map) {
+      String r = value(map.result(), indent);
       out.append(indent).append("return ").append(r).append('\n');
-    } else {
-      statements(op.body(), indent);
+    } else if (op instanceof OperatorIr.Grid g) {
+      statements(g.body(), indent);
     }
   }
 

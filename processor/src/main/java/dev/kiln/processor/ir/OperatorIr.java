@@ -2,69 +2,140 @@ package dev.kiln.processor.ir;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * One operator in Kiln's IR.
- *
- * <p>An elementwise operator is its {@code result} expression over its scalar parameters. A grid
- * operator is its {@code grid} (the {@code @Parallel} loops, outermost first) and the effects of one
- * worker, {@code body}.
- *
- * @param owner the fully qualified name of the class that declares it
- * @param names readable names for expressions that the source bound to locals
+ * One operator in Kiln's IR: an {@link Elementwise} operator, a {@link Grid} operator or the
+ * signature of a {@link Composite} one. Each kind is its own record and carries only what that kind
+ * has; code that needs a grid's loops or a map's result expression takes the record it needs.
  */
-public record OperatorIr(
-    String owner,
-    String name,
-    OperatorKind kind,
-    List<Param> params,
-    ScalarType resultType,
-    Expr result,
-    List<GridDim> grid,
-    List<Stmt> body,
-    Map<Expr, String> names) {
-  public OperatorIr {
-    params = List.copyOf(params);
-    grid = List.copyOf(grid);
-    body = List.copyOf(body);
-    names = Map.copyOf(names);
+public sealed interface OperatorIr permits OperatorIr.Elementwise, OperatorIr.Grid, OperatorIr.Composite {
+
+  /** The fully qualified name of the class that declares it. */
+  String owner();
+
+  String name();
+
+  List<Param> params();
+
+  /** Readable names for expressions that the source bound to locals. */
+  Map<Expr, String> names();
+
+  OperatorKind kind();
+
+  /**
+   * A map: its {@code result} expression over its scalar parameters.
+   *
+   * @param names readable names for expressions that the source bound to locals
+   */
+  record Elementwise(String owner, String name, List<Param> params, ScalarType resultType, Expr result,
+      Map<Expr, String> names) implements OperatorIr {
+    public Elementwise {
+      Objects.requireNonNull(resultType, "resultType");
+      Objects.requireNonNull(result, "result");
+      params = List.copyOf(params);
+      names = Map.copyOf(names);
+    }
+
+    @Override
+    public OperatorKind kind() {
+      return OperatorKind.ELEMENTWISE;
+    }
   }
 
-  public List<Param.Array> arrays() {
-    return params.stream()
+  /**
+   * A grid operator: its {@code grid} (the {@code @Parallel} loops, outermost first) and the effects
+   * of one worker, {@code body}.
+   *
+   * @param names readable names for expressions that the source bound to locals
+   */
+  record Grid(String owner, String name, List<Param> params, List<GridDim> grid, List<Stmt> body,
+      Map<Expr, String> names) implements OperatorIr {
+    public Grid {
+      params = List.copyOf(params);
+      grid = List.copyOf(grid);
+      body = List.copyOf(body);
+      names = Map.copyOf(names);
+    }
+
+    /** A grid operator with no source names, as the passes build them. */
+    public Grid(String owner, String name, List<Param> params, List<GridDim> grid, List<Stmt> body) {
+      this(owner, name, params, grid, body, Map.of());
+    }
+
+    @Override
+    public OperatorKind kind() {
+      return OperatorKind.GRID;
+    }
+
+    public Grid withName(String newName) {
+      return new Grid(owner, newName, params, grid, body, names);
+    }
+
+    public Grid withParams(List<Param> newParams) {
+      return new Grid(owner, name, newParams, grid, body, names);
+    }
+
+    public Grid withBody(List<Stmt> newBody) {
+      return new Grid(owner, name, params, grid, newBody, names);
+    }
+  }
+
+  /**
+   * A composite operator's signature: its parameters. Its calls and temporaries are in its
+   * {@link CompositeIr}.
+   */
+  record Composite(String owner, String name, List<Param> params) implements OperatorIr {
+    public Composite {
+      params = List.copyOf(params);
+    }
+
+    @Override
+    public Map<Expr, String> names() {
+      return Map.of();
+    }
+
+    @Override
+    public OperatorKind kind() {
+      return OperatorKind.COMPOSITE;
+    }
+  }
+
+  default List<Param.Array> arrays() {
+    return params().stream()
         .filter(p -> p instanceof Param.Array)
         .map(p -> (Param.Array) p)
         .toList();
   }
 
   /** The parameters a caller passes: all but the {@link ArrayRole#SCRATCH} arrays. */
-  public List<Param> arguments() {
-    return params.stream().filter(p -> !isScratch(p)).toList();
+  default List<Param> arguments() {
+    return params().stream().filter(p -> !isScratch(p)).toList();
   }
 
   /** The arrays each worker keeps for itself ({@link ArrayRole#SCRATCH}). */
-  public List<Param.Array> scratch() {
+  default List<Param.Array> scratch() {
     return arrays().stream().filter(OperatorIr::isScratch).toList();
   }
 
-  public static boolean isScratch(Param p) {
+  static boolean isScratch(Param p) {
     return p instanceof Param.Array a && a.role() == ArrayRole.SCRATCH;
   }
 
-  public List<Param.Scalar> scalars() {
-    return params.stream()
+  default List<Param.Scalar> scalars() {
+    return params().stream()
         .filter(p -> p instanceof Param.Scalar)
         .map(p -> (Param.Scalar) p)
         .toList();
   }
 
-  public List<Param.Scalar> dims() {
+  default List<Param.Scalar> dims() {
     return scalars().stream().filter(Param.Scalar::dim).toList();
   }
 
   /** The scalar parameter named {@code name}. */
-  public Param.Scalar scalar(String name) {
+  default Param.Scalar scalar(String name) {
     return scalars().stream().filter(s -> s.name().equals(name)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException(this.name + " has no scalar parameter '" + name + "'"));
+        .orElseThrow(() -> new IllegalArgumentException(name() + " has no scalar parameter '" + name + "'"));
   }
 }

@@ -77,8 +77,22 @@ public final class Rewriter {
 
   /** The operator with its body (or result) rewritten, and its source names carried over. */
   public OperatorIr rewrite(OperatorIr op, BiFunction<Stmt, Expr, Expr> indexHook) {
-    Expr result = op.result() == null ? null : rewrite(op.result());
+    if (op instanceof OperatorIr.Grid g) {
+      return rewrite(g, indexHook);
+    }
+    if (op instanceof OperatorIr.Elementwise e) {
+      return new OperatorIr.Elementwise(e.owner(), e.name(), e.params(), e.resultType(), rewrite(e.result()), names(e));
+    }
+    return op;
+  }
+
+  /** The grid operator with its body rewritten, and its source names carried over. */
+  public OperatorIr.Grid rewrite(OperatorIr.Grid op, BiFunction<Stmt, Expr, Expr> indexHook) {
     List<Stmt> body = rewrite(op.body(), indexHook);
+    return new OperatorIr.Grid(op.owner(), op.name(), op.params(), op.grid(), body, names(op));
+  }
+
+  private Map<Expr, String> names(OperatorIr op) {
     Map<Expr, String> names = new HashMap<>();
     op.names().forEach((e, n) -> {
       Expr mapped = memo.get(e);
@@ -86,6 +100,6 @@ public final class Rewriter {
         names.putIfAbsent(mapped, n);
       }
     });
-    return new OperatorIr(op.owner(), op.name(), op.kind(), op.params(), op.resultType(), result, op.grid(), body, names);
+    return names;
   }
 }

@@ -76,7 +76,7 @@ final class ShardAnalysis {
   }
 
   /** The verdict for splitting {@code op}, a grid kernel, along {@code dim}; {@code offsets} are its {@code @Offset(dim)} parameters. */
-  static Verdict of(OperatorIr op, String dim, Set<String> offsets) {
+  static Verdict of(OperatorIr.Grid op, String dim, Set<String> offsets) {
     Set<String> dims = op.dims().stream().map(Param::name).collect(Collectors.toSet());
     GridDim along = null;
     for (GridDim g : op.grid()) {

@@ -32,7 +32,7 @@ public final class Sharding {
    *
    * @param offsets the operator's {@code @Offset} parameters, each with the {@code @Dim} it offsets
    */
-  public static ShardReport.Operator grid(OperatorIr op, Map<String, String> offsets) {
+  public static ShardReport.Operator grid(OperatorIr.Grid op, Map<String, String> offsets) {
     List<String> refusals = new ArrayList<>();
     for (String dim : candidates(op, op.grid())) {
       ShardAnalysis.Verdict v = ShardAnalysis.of(op, dim, offsetsOf(offsets, dim));
@@ -57,7 +57,7 @@ public final class Sharding {
       Poly work = Poly.ZERO;
       boolean along = false;
       for (int k = 0; k < plan.kernels().size(); k++) {
-        OperatorIr kernel = plan.kernels().get(k).ir();
+        OperatorIr.Grid kernel = plan.kernels().get(k).ir();
         ShardAnalysis.Verdict v = ShardAnalysis.of(kernel, dim, offsetsOf(offsets, dim));
         if (v.refusal() != null) {
           refusals.add(dim + ": kernel " + k + " (" + kernel.name() + "): " + v.refusal());

@@ -51,7 +51,8 @@ public final class ArgumentChecks {
     for (Param.Scalar d : op.dims()) {
       code.addStatement("$T.dim($S, $S, $N)", PolyCode.CHECKS, name, d.name(), d.name());
     }
-    for (dev.kiln.processor.ir.GridDim g : op.grid()) {
+    List<dev.kiln.processor.ir.GridDim> grid = op instanceof OperatorIr.Grid g ? g.grid() : List.of();
+    for (dev.kiln.processor.ir.GridDim g : grid) {
       if (g.derived()) { // a @Parallel bound made of @Dims (4 * H): the kernels compute it in int
         code.addStatement("$T.size($S, $S, $L)", PolyCode.CHECKS, name, "the @Parallel bound " + g.bound(), PolyCode.of(g.size()));
       }

@@ -38,12 +38,12 @@ final class CallStash {
   private CallStash() {}
 
   /** {@code op} after every stash this class finds, and a note for each ("exp kept in y"). */
-  record Stashed(OperatorIr op, List<String> notes) {}
+  record Stashed(OperatorIr.Grid op, List<String> notes) {}
 
-  static Stashed applyAll(OperatorIr op) {
+  static Stashed applyAll(OperatorIr.Grid op) {
     List<String> notes = new ArrayList<>();
     String[] note = new String[1];
-    for (OperatorIr next = apply(op, note); next != op; next = apply(op, note)) {
+    for (OperatorIr.Grid next = apply(op, note); next != op; next = apply(op, note)) {
       op = next;
       notes.add(note[0]);
     }
@@ -51,16 +51,16 @@ final class CallStash {
   }
 
   /** {@code op} with the first call that can be stashed (described in {@code note[0]}), or {@code op} itself. */
-  private static OperatorIr apply(OperatorIr op, String[] note) {
+  private static OperatorIr.Grid apply(OperatorIr.Grid op, String[] note) {
     if (op.grid().isEmpty()) {
       return op;
     }
-    OperatorIr inOutput = intoOutput(op, note);
+    OperatorIr.Grid inOutput = intoOutput(op, note);
     return inOutput != op ? inOutput : intoScratch(op, note);
   }
 
   /** The first call that a later loop's output store can hold, stashed there. */
-  private static OperatorIr intoOutput(OperatorIr op, String[] note) {
+  private static OperatorIr.Grid intoOutput(OperatorIr.Grid op, String[] note) {
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); i++) {
       if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first)) {
@@ -83,7 +83,7 @@ final class CallStash {
           for (Expr.Call call : calls) {
             Expr twin = find(store.value(), call, first.index(), later.index(), new HashSet<>());
             if (twin != null) {
-              OperatorIr stashed = stash(op, i, j, store, call, twin);
+              OperatorIr.Grid stashed = stash(op, i, j, store, call, twin);
               if (stashed != null) {
                 note[0] = call.fn().javaName() + " kept in " + store.array().name() + " for a later loop";
                 return stashed;
@@ -102,7 +102,7 @@ final class CallStash {
    * earlier loop stores it, the later ones read it back. Loops from 0 only (the array's index is
    * the loop variable).
    */
-  private static OperatorIr intoScratch(OperatorIr op, String[] note) {
+  private static OperatorIr.Grid intoScratch(OperatorIr.Grid op, String[] note) {
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); i++) {
       if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first) || !zero(first.lo())) {
@@ -136,7 +136,7 @@ final class CallStash {
         Param.Array kept = new Param.Array(name, op.params().size(), call.type(),
             new dev.kiln.processor.ir.Shape(hi.constantPart().toString(), List.of(hi.constantPart())),
             dev.kiln.processor.ir.ArrayRole.SCRATCH);
-        OperatorIr stashed = keep(op, i, call, twins, kept);
+        OperatorIr.Grid stashed = keep(op, i, call, twins, kept);
         if (stashed != null) {
           note[0] = call.fn().javaName() + " kept per worker for " + (twins.size() == 1 ? "a later loop" : twins.size() + " later loops");
           return stashed;
@@ -150,7 +150,7 @@ final class CallStash {
     return e instanceof Expr.Const c && !c.type().isFloating() && c.integralValue() == 0;
   }
 
-  private static boolean taken(OperatorIr op, String name) {
+  private static boolean taken(OperatorIr.Grid op, String name) {
     return op.params().stream().anyMatch(p -> p.name().equals(name));
   }
 
@@ -174,7 +174,7 @@ final class CallStash {
   }
 
   /** Loop {@code i} storing {@code call} into {@code kept} at its index; each loop of {@code twins} reading it there. */
-  private static OperatorIr keep(OperatorIr op, int i, Expr.Call call, Map<Integer, Expr> twins, Param.Array kept) {
+  private static OperatorIr.Grid keep(OperatorIr.Grid op, int i, Expr.Call call, Map<Integer, Expr> twins, Param.Array kept) {
     Stmt.Loop first = (Stmt.Loop) op.body().get(i);
     ExprFactory f = new ExprFactory();
     List<Stmt> firstBody = new ArrayList<>(first.body());
@@ -211,7 +211,7 @@ final class CallStash {
     }
     List<dev.kiln.processor.ir.Param> params = new ArrayList<>(op.params());
     params.add(kept);
-    return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), op.result(), op.grid(), body,
+    return new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), body,
         op.names());
   }
 
@@ -359,7 +359,7 @@ final class CallStash {
   }
 
   /** The body with loop {@code i} also storing {@code call} where loop {@code j}'s {@code store} writes, and loop {@code j} reading it there. */
-  private static OperatorIr stash(OperatorIr op, int i, int j, Stmt.Store store, Expr.Call call, Expr twin) {
+  private static OperatorIr.Grid stash(OperatorIr.Grid op, int i, int j, Stmt.Store store, Expr.Call call, Expr twin) {
     Stmt.Loop first = (Stmt.Loop) op.body().get(i);
     Stmt.Loop later = (Stmt.Loop) op.body().get(j);
     ExprFactory f = new ExprFactory();
@@ -392,7 +392,7 @@ final class CallStash {
     List<Stmt> body = new ArrayList<>(op.body());
     body.set(i, newFirst);
     body.set(j, newLater);
-    return new OperatorIr(op.owner(), op.name(), op.kind(), op.params(), op.resultType(), op.result(), op.grid(), body,
+    return new OperatorIr.Grid(op.owner(), op.name(), op.params(), op.grid(), body,
         op.names());
   }
 }

@@ -38,7 +38,7 @@ final class ColumnLoops {
   private ColumnLoops() {}
 
   /** Whether {@code op}'s lanes form can run its loops rows-outermost. */
-  static boolean applies(OperatorIr op) {
+  static boolean applies(OperatorIr.Grid op) {
     if (op.grid().isEmpty()) {
       return false;
     }
@@ -94,7 +94,7 @@ final class ColumnLoops {
    *
    * @param bound the Java names of the outer grid variables
    */
-  static CodeBlock write(OperatorIr op, Names names, Map<Expr, String> bound, String lane, String start,
+  static CodeBlock write(OperatorIr.Grid op, Names names, Map<Expr, String> bound, String lane, String start,
       String vectorEnd) {
     SimdPlan plan = SimdPlan.forLanes(op);
     Expr.Var laneVar = op.grid().get(op.grid().size() - 1).var();
@@ -165,7 +165,7 @@ final class ColumnLoops {
   }
 
   /** A vector step's body: the lane at {@code lane}, the loop index (if any) as {@code row}, finished loops' results from their arrays. */
-  private static VectorBody body(OperatorIr op, SimdPlan plan, Names names, Map<Expr, String> bound, Expr.Var laneVar,
+  private static VectorBody body(OperatorIr.Grid op, SimdPlan plan, Names names, Map<Expr, String> bound, Expr.Var laneVar,
       String lane, Expr.Var loopIndex, String row, CodeBlock.Builder out, List<Expr> done, Map<Expr, String> arrays,
       String block) {
     VectorBody b = new VectorBody(plan, names, op.names(), v -> {

@@ -21,7 +21,7 @@ public final class CompositeWriter {
   private CompositeWriter() {}
 
   static MethodSpec write(FusionPlan plan, DocLinks owner) {
-    OperatorIr sig = plan.composite().signature();
+    OperatorIr.Composite sig = plan.composite().signature();
     MethodSpec.Builder m = MethodSpec.methodBuilder(sig.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .addJavadoc("Fused CPU form of the composite $L: $L after fusion ($L calls before).\n",

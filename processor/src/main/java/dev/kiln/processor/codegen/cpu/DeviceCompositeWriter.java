@@ -27,7 +27,7 @@ public final class DeviceCompositeWriter {
   private DeviceCompositeWriter() {}
 
   public static MethodSpec write(FusionPlan plan, DocLinks owner) {
-    OperatorIr sig = plan.composite().signature();
+    OperatorIr.Composite sig = plan.composite().signature();
     List<String> reserved = new ArrayList<>();
     sig.params().forEach(p -> reserved.add(p.name()));
     plan.allocated().forEach(t -> reserved.add(t.name()));

@@ -27,7 +27,7 @@ public final class DeviceGemmLauncherWriter {
    * @param epilogue the epilogue's kernel, or null when the contraction has none
    */
   public static MethodSpec write(Contraction c, KernelInfo epilogue, DocLinks owner, ClassName kernels, String resourceBase) {
-    OperatorIr op = c.op();
+    OperatorIr.Grid op = c.op();
     Names names = Names.forParams(op, c.product().name());
     String stream = names.fresh("stream");
     boolean allocates = c.direct() == null;

@@ -48,11 +48,11 @@ public final class DeviceLauncherWriter {
    */
   public static MethodSpec write(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     return info.launch() == KernelInfo.Launch.MAP
-        ? map(op, info, owner, kernels, resourceBase)
-        : grid(op, info, owner, kernels, resourceBase);
+        ? map((OperatorIr.Elementwise) op, info, owner, kernels, resourceBase)
+        : grid((OperatorIr.Grid) op, info, owner, kernels, resourceBase);
   }
 
-  private static MethodSpec grid(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
+  private static MethodSpec grid(OperatorIr.Grid op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
@@ -109,7 +109,7 @@ public final class DeviceLauncherWriter {
    * <op>_fold} folds into the outputs: the stream's temporaries, given back once both launches are
    * enqueued.
    */
-  private static CodeBlock reducing(OperatorIr op, KernelInfo info, Names names, String stream, ClassName kernels,
+  private static CodeBlock reducing(OperatorIr.Grid op, KernelInfo info, Names names, String stream, ClassName kernels,
       String resourceBase, List<CodeBlock> args) {
     String kept = names.fresh("kept");
     String reduced = names.fresh("reduced");
@@ -154,7 +154,7 @@ public final class DeviceLauncherWriter {
    * PartialResults.chunks}), launches {@code <op>_partials} over the chunks and {@code <op>_fold}
    * over the outputs, and frees the copies once the stream is done.
    */
-  private static CodeBlock partials(OperatorIr op, KernelInfo info, Names names, String stream, ClassName kernels,
+  private static CodeBlock partials(OperatorIr.Grid op, KernelInfo info, Names names, String stream, ClassName kernels,
       String resourceBase, List<CodeBlock> args) {
     String workers = names.fresh("workers");
     String perChunk = names.fresh("perChunk");
@@ -211,7 +211,7 @@ public final class DeviceLauncherWriter {
   }
 
   /** The number of workers, {@code Checks.mul} of the grid's extents (1 for no grid). */
-  private static CodeBlock workers(OperatorIr op) {
+  private static CodeBlock workers(OperatorIr.Grid op) {
     CodeBlock points = CodeBlock.of("1L");
     for (GridDim g : op.grid()) {
       points = CodeBlock.of("$T.mul($L, $N)", CHECKS, points, g.extentText());
@@ -247,7 +247,7 @@ public final class DeviceLauncherWriter {
     return all;
   }
 
-  private static MethodSpec map(OperatorIr op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
+  private static MethodSpec map(OperatorIr.Elementwise op, KernelInfo info, DocLinks owner, ClassName kernels, String resourceBase) {
     Names names = Names.forParams(op);
     String stream = names.fresh("stream");
     String out = names.fresh("out");

@@ -8,7 +8,6 @@ import dev.kiln.processor.codegen.Names;
 import com.palantir.javapoet.TypeName;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.ScalarType;
 import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
@@ -24,7 +23,7 @@ public final class ElementwiseWriter {
 
   private ElementwiseWriter() {}
 
-  static MethodSpec scalar(OperatorIr op, DocLinks owner) {
+  static MethodSpec scalar(OperatorIr.Elementwise op, DocLinks owner) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(JavaTypes.of(op.resultType()))
@@ -44,7 +43,7 @@ public final class ElementwiseWriter {
   }
 
 
-  static List<MethodSpec> maps(OperatorIr op, DocLinks owner) {
+  static List<MethodSpec> maps(OperatorIr.Elementwise op, DocLinks owner) {
     List<MethodSpec> out = new ArrayList<>();
     int n = op.params().size();
     int masks = n <= MAX_MIXED_PARAMS ? (1 << n) - 1 : 1;
@@ -55,7 +54,7 @@ public final class ElementwiseWriter {
   }
 
   /** The map launcher in which the inputs whose bit is set in {@code scalars} are plain values. */
-  private static MethodSpec map(OperatorIr op, DocLinks owner, int scalars) {
+  private static MethodSpec map(OperatorIr.Elementwise op, DocLinks owner, int scalars) {
     Names names = Names.forParams(op);
     String chunk = names.fresh("chunk");
     String lo = names.fresh("lo");
@@ -105,7 +104,7 @@ public final class ElementwiseWriter {
     return m.build();
   }
 
-  private static CodeBlock call(OperatorIr op, int scalars, String i, boolean broadcast) {
+  private static CodeBlock call(OperatorIr.Elementwise op, int scalars, String i, boolean broadcast) {
     CodeBlock.Builder args = CodeBlock.builder();
     for (int k = 0; k < op.params().size(); k++) {
       String p = op.params().get(k).name();

@@ -22,7 +22,7 @@ final class GemmLauncherWriter {
   private GemmLauncherWriter() {}
 
   static MethodSpec write(Contraction c, DocLinks owner) {
-    OperatorIr op = c.op();
+    OperatorIr.Grid op = c.op();
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .addJavadoc("CPU kernel of $L: the same parameters and results; its loop of products runs as "
@@ -38,7 +38,7 @@ final class GemmLauncherWriter {
 
   /** The products and the epilogue call, after the checks (also used by a kernel of a composite). */
   static CodeBlock body(Contraction c) {
-    OperatorIr op = c.op();
+    OperatorIr.Grid op = c.op();
     CodeBlock.Builder code = CodeBlock.builder();
     String buffer = c.product().name();
     if (c.direct() != null) {

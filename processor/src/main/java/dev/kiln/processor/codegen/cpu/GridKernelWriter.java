@@ -32,15 +32,15 @@ final class GridKernelWriter {
    * The launcher of {@code op}; with {@code checked} false, a private kernel without argument checks
    * (an epilogue, which its contraction's launcher calls after checking its own arguments).
    */
-  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked) {
+  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked) {
     return write(op, owner, checked, null);
   }
 
   /**
-   * As {@link #write(OperatorIr, ClassName, boolean)}; with {@code simd} not null, the launcher runs
+   * As {@link #write(OperatorIr.Grid, ClassName, boolean)}; with {@code simd} not null, the launcher runs
    * {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}.
    */
-  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked, ClassName simd) {
+  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd) {
     return write(op, owner, checked, simd, owner.owner().simpleName() + "." + op.name());
   }
 
@@ -48,7 +48,7 @@ final class GridKernelWriter {
    * As above; {@code where} names the kernel in the exception an index out of bounds throws (the
    * operator and its source line: {@link KernelsWriter#describe}).
    */
-  static MethodSpec write(OperatorIr op, DocLinks owner, boolean checked, ClassName simd, String where) {
+  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd, String where) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
@@ -154,7 +154,7 @@ final class GridKernelWriter {
   }
 
   /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */
-  private static CodeBlock simdChunk(OperatorIr op, ClassName simd, String chunk, String lo, String hi) {
+  private static CodeBlock simdChunk(OperatorIr.Grid op, ClassName simd, String chunk, String lo, String hi) {
     List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
     op.arguments().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
     return CodeBlock.of("($N, $N, $N) -> $T.$N($L)", chunk, lo, hi, simd, op.name(), CodeBlock.join(args, ", "));

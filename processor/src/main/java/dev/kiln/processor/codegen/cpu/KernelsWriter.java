@@ -11,7 +11,6 @@ import dev.kiln.processor.codegen.cuda.KernelInfo;
 import dev.kiln.processor.contraction.Contraction;
 import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.processing.Generated;
@@ -66,7 +65,7 @@ public final class KernelsWriter {
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines,
-      Map<String, OperatorIr> cpuForms, Map<String, OperatorIr> deviceForms) {
+      Map<String, OperatorIr.Grid> cpuForms, Map<String, OperatorIr.Grid> deviceForms) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
@@ -88,16 +87,23 @@ public final class KernelsWriter {
             + "with a CUDA kernel also have a device overload taking a stream and device arrays, and\n"
             + "operators on float arrays an overload taking {@code FloatTensor}s that runs on {@code Kiln.device()}.\n", ownerName)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    for (OperatorIr op : operators) {
-      if (op.kind() == OperatorKind.ELEMENTWISE) {
-        type.addMethod(ElementwiseWriter.scalar(op, docs));
-        if (MapKernels.exist(op)) {
-          ElementwiseWriter.maps(op, docs).forEach(type::addMethod);
+    for (OperatorIr operator : operators) {
+      if (operator instanceof OperatorIr.Elementwise map) {
+        type.addMethod(ElementwiseWriter.scalar(map, docs));
+        if (MapKernels.exist(map)) {
+          ElementwiseWriter.maps(map, docs).forEach(type::addMethod);
         }
-        if (TensorLauncherWriter.appliesToMap(op)) {
-          type.addMethod(TensorLauncherWriter.writeMap(op, docs, cuda.containsKey(op.name())));
+        if (TensorLauncherWriter.appliesToMap(map)) {
+          type.addMethod(TensorLauncherWriter.writeMap(map, docs, cuda.containsKey(map.name())));
         }
-      } else if (contractions.containsKey(op.name())) {
+        KernelInfo kernel = cuda.get(map.name());
+        if (kernel != null) {
+          type.addMethod(DeviceLauncherWriter.write(map, kernel, docs, name, resourceBase));
+        }
+        continue;
+      }
+      OperatorIr.Grid op = (OperatorIr.Grid) operator; // composites are written from their plans below
+      if (contractions.containsKey(op.name())) {
         Contraction c = contractions.get(op.name());
         type.addMethod(GemmLauncherWriter.write(c, docs));
         type.addMethod(ArgumentChecks.dimsHelper(op));

@@ -32,7 +32,7 @@ final class ReductionPlan {
 
   private ReductionPlan() {}
 
-  static List<Entry> of(OperatorIr op) {
+  static List<Entry> of(OperatorIr.Grid op) {
     Map<Param.Array, ReduceKind> kinds = new LinkedHashMap<>();
     Map<Param.Array, Set<Expr>> indices = new HashMap<>();
     Map<Param.Array, Map<String, Poly[]>> ranges = new HashMap<>();
@@ -46,7 +46,7 @@ final class ReductionPlan {
         .toList();
   }
 
-  private static boolean chunksDisjoint(OperatorIr op, Set<Expr> indices, Map<String, Poly[]> ranges, Set<String> dims) {
+  private static boolean chunksDisjoint(OperatorIr.Grid op, Set<Expr> indices, Map<String, Poly[]> ranges, Set<String> dims) {
     if (op.grid().isEmpty() || indices.size() != 1) {
       return op.grid().isEmpty();
     }

@@ -38,7 +38,7 @@ final class RowJam {
   private RowJam() {}
 
   /** The jammed operator (grid variable {@code b} standing for the first of ROWS rows), or null. */
-  static OperatorIr jam(OperatorIr op) {
+  static OperatorIr.Grid jam(OperatorIr.Grid op) {
     if (op.grid().size() != 1 || !qualifies(op.body())) {
       return null;
     }
@@ -89,7 +89,7 @@ final class RowJam {
       }
       start = i + 1;
     }
-    return new OperatorIr(op.owner(), op.name(), op.kind(), params, op.resultType(), null, op.grid(), body, names);
+    return new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), body, names);
   }
 
   /**
@@ -136,7 +136,7 @@ final class RowJam {
   }
 
   /** The worker's statements for row {@code row + j}: its carried values renamed, loop indices kept (the loops fuse). */
-  private static List<Stmt> copy(OperatorIr op, ExprFactory f, Expr.Var row, int j, Map<Expr, String> names,
+  private static List<Stmt> copy(OperatorIr.Grid op, ExprFactory f, Expr.Var row, int j, Map<Expr, String> names,
       Map<Param.Array, Param.Array> scratch) {
     Map<Expr.Var, Expr> vars = new HashMap<>();
     if (j > 0) {

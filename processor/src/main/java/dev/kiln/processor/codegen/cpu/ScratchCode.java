@@ -23,14 +23,14 @@ final class ScratchCode {
   private ScratchCode() {}
 
   /** {@code final float[] t = new float[size]} for each scratch array of {@code op}. */
-  static CodeBlock allocations(OperatorIr op) {
+  static CodeBlock allocations(OperatorIr.Grid op) {
     CodeBlock.Builder code = CodeBlock.builder();
     op.scratch().forEach(a -> code.add(allocation(op, a)));
     return code.build();
   }
 
   /** {@code final float[] a = new float[size]}. */
-  static CodeBlock allocation(OperatorIr op, Param.Array a) {
+  static CodeBlock allocation(OperatorIr.Grid op, Param.Array a) {
     return CodeBlock.builder()
         .addStatement("final $T $N = new $T[$T.size($S, $S, $L)]", JavaTypes.arrayOf(a.elementType()), a.name(),
             JavaTypes.of(a.elementType()), PolyCode.CHECKS, op.name(),
@@ -40,7 +40,7 @@ final class ScratchCode {
   }
 
   /** At the start of a worker: zeros into each scratch array the worker might read before it writes it. */
-  static CodeBlock fills(OperatorIr op) {
+  static CodeBlock fills(OperatorIr.Grid op) {
     CodeBlock.Builder code = CodeBlock.builder();
     for (Param.Array a : op.scratch()) {
       if (!writtenFirst(op.body(), a)) {

@@ -41,7 +41,7 @@ final class SimdFission {
   private SimdFission() {}
 
   /** The calls to stage, operands first; empty unless every statement is a store. */
-  static List<Expr.Call> stages(OperatorIr op) {
+  static List<Expr.Call> stages(OperatorIr.Grid op) {
     if (op.body().stream().anyMatch(s -> !(s instanceof Stmt.Store))) {
       return List.of();
     }
@@ -66,7 +66,7 @@ final class SimdFission {
   }
 
   /** The kernel's method, which allocates the scratch rows and calls the stages row by row, and the stages. */
-  static List<MethodSpec> write(OperatorIr op, DocLinks owner, List<Expr.Call> calls) {
+  static List<MethodSpec> write(OperatorIr.Grid op, DocLinks owner, List<Expr.Call> calls) {
     Names names = SimdKernelWriter.names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
@@ -111,12 +111,12 @@ final class SimdFission {
     return methods;
   }
 
-  private static String stageName(OperatorIr op, int i) {
+  private static String stageName(OperatorIr.Grid op, int i) {
     return op.name() + "$stage" + i;
   }
 
   /** Stage {@code i}: call {@code i} over {@code [start, end)} into its scratch row; the last stage, the stores. */
-  private static MethodSpec stage(OperatorIr op, List<Expr.Call> calls, int i) {
+  private static MethodSpec stage(OperatorIr.Grid op, List<Expr.Call> calls, int i) {
     Names names = SimdKernelWriter.names(op);
     String base = names.fresh("base");
     String start = names.fresh("start");

@@ -44,7 +44,7 @@ final class SimdKernelWriter {
    * {@code static void <op>(int lo, int hi, <op's parameters>)}: workers as lanes when the
    * verdict says so, else each worker as in the scalar kernel with its accepted loops as vectors.
    */
-  static List<MethodSpec> write(OperatorIr op, DocLinks owner, SimdPlan.Verdict verdict, boolean reorderSums) {
+  static List<MethodSpec> write(OperatorIr.Grid op, DocLinks owner, SimdPlan.Verdict verdict, boolean reorderSums) {
     if (verdict.lanes()) {
       List<Expr.Call> stages = SimdFission.stages(op);
       return stages.size() >= 2 ? SimdFission.write(op, owner, stages) : List.of(lanes(op, owner));
@@ -52,7 +52,7 @@ final class SimdKernelWriter {
     return loops(op, owner, reorderSums);
   }
 
-  static MethodSpec.Builder header(OperatorIr op, DocLinks owner, String lo, String hi) {
+  static MethodSpec.Builder header(OperatorIr.Grid op, DocLinks owner, String lo, String hi) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.STATIC)
         .addJavadoc("SIMD form of $L over outer indices {@code [lo, hi)}.\n", owner.of(op.name()))
@@ -66,12 +66,12 @@ final class SimdKernelWriter {
   }
 
   /** Names for one SIMD method: its parameters' and the species field's are taken. */
-  static Names names(OperatorIr op) {
+  static Names names(OperatorIr.Grid op) {
     return Names.forParams(op, SPECIES);
   }
 
   /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */
-  static CodeBlock gridLoop(OperatorIr op, int k, String v, String lo, String hi, CodeBlock body) {
+  static CodeBlock gridLoop(OperatorIr.Grid op, int k, String v, String lo, String hi, CodeBlock body) {
     return k == 0
         ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
         : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
@@ -81,14 +81,14 @@ final class SimdKernelWriter {
    * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
    */
-  private static List<MethodSpec> loops(OperatorIr source, DocLinks owner, boolean reorderSums) {
-    OperatorIr op = CallStash.applyAll(source).op();
+  private static List<MethodSpec> loops(OperatorIr.Grid source, DocLinks owner, boolean reorderSums) {
+    OperatorIr.Grid op = CallStash.applyAll(source).op();
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
     MethodSpec.Builder m = header(op, owner, lo, hi);
     List<MethodSpec> outlined = new ArrayList<>();
-    OperatorIr jammed = RowJam.jam(op);
+    OperatorIr.Grid jammed = RowJam.jam(op);
     if (jammed == null) {
       SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
       BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
@@ -139,7 +139,7 @@ final class SimdKernelWriter {
   }
 
   /** A one-dimensional grid's worker with its variable named {@code var}: what goes before the row loop, and its body. */
-  private static CodeBlock[] rowWorker(OperatorIr op, Names names, SimdLoops loops, String var) {
+  private static CodeBlock[] rowWorker(OperatorIr.Grid op, Names names, SimdLoops loops, String var) {
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     emitter.lowering(loops);
@@ -153,7 +153,7 @@ final class SimdKernelWriter {
     return new CodeBlock[] {emitter.closeScope(), body};
   }
 
-  private static MethodSpec lanes(OperatorIr op, DocLinks owner) {
+  private static MethodSpec lanes(OperatorIr.Grid op, DocLinks owner) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
@@ -201,7 +201,7 @@ final class SimdKernelWriter {
   }
 
   /** One worker's statements as the scalar kernel writes them, its grid variables named by {@code bound}. */
-  static CodeBlock scalarWorker(OperatorIr op, Names names, Map<Expr, String> bound) {
+  static CodeBlock scalarWorker(OperatorIr.Grid op, Names names, Map<Expr, String> bound) {
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     emitter.openScope();
@@ -214,7 +214,7 @@ final class SimdKernelWriter {
   }
 
   /** One vector step of every worker statement, the lanes being neighbouring workers. */
-  private static CodeBlock laneStep(OperatorIr op, Names names, Map<Expr, String> bound) {
+  private static CodeBlock laneStep(OperatorIr.Grid op, Names names, Map<Expr, String> bound) {
     CodeBlock.Builder out = CodeBlock.builder();
     SimdPlan lanes = SimdPlan.forLanes(op);
     VectorBody body = new VectorBody(lanes, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), out);

@@ -36,7 +36,7 @@ public final class SimdKernelsWriter {
    * Whether {@code op}'s SIMD form, when the verdict is its loops form, adds a sum's terms in
    * another order than its source under {@code -Akiln.simd.sums=reorder}.
    */
-  public static boolean reordersSums(OperatorIr op, SimdPlan.Verdict verdict) {
+  public static boolean reordersSums(OperatorIr.Grid op, SimdPlan.Verdict verdict) {
     return verdict.loops() && hasReorderableSum(op.body());
   }
 
@@ -49,7 +49,7 @@ public final class SimdKernelsWriter {
    * Whether and how {@code op} has a SIMD form (see {@link SimdPlan}), its sums reordered per lane
    * when {@code reorderSums}.
    */
-  public static SimdPlan.Verdict judge(OperatorIr op, boolean reorderSums) {
+  public static SimdPlan.Verdict judge(OperatorIr.Grid op, boolean reorderSums) {
     return SimdPlan.judge(op, reorderSums);
   }
 
@@ -64,7 +64,7 @@ public final class SimdKernelsWriter {
   /**
    * The SIMD methods of {@code op} ({@code declared}: the class's {@code @Operator} methods, for
    * their javadoc), or null when they are larger than {@link #MAX_CHARS} (the scalar kernel runs). */
-  public static List<MethodSpec> methods(TypeElement owner, java.util.Set<String> declared, OperatorIr op,
+  public static List<MethodSpec> methods(TypeElement owner, java.util.Set<String> declared, OperatorIr.Grid op,
       SimdPlan.Verdict verdict, boolean reorderSums) {
     List<MethodSpec> methods = SimdKernelWriter.write(op, new DocLinks(ClassName.get(owner), declared), verdict, reorderSums);
     long chars = 0;
@@ -75,7 +75,7 @@ public final class SimdKernelsWriter {
   }
 
   /** The class, with the SIMD methods {@link #methods} wrote for each operator in {@code vectorised}. */
-  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr, List<MethodSpec>> vectorised) {
+  public static JavaFile write(TypeElement owner, String packageName, java.util.Map<OperatorIr.Grid, List<MethodSpec>> vectorised) {
     ClassName ownerName = ClassName.get(owner);
     TypeSpec.Builder type = TypeSpec.classBuilder(simdName(owner, packageName))
         .addModifiers(Modifier.FINAL)

@@ -47,7 +47,7 @@ final class SimdLoops implements LoopLowering {
   private final Map<Expr, String> sourceNames;
   private final boolean reorderSums;
   /** The kernel whose heavy loops are outlined, or null to write every loop in place. */
-  private final OperatorIr outlineFrom;
+  private final OperatorIr.Grid outlineFrom;
   /** What the outlined methods' names start with. */
   private final String prefix;
   private final List<MethodSpec> outlined = new ArrayList<>();
@@ -56,7 +56,7 @@ final class SimdLoops implements LoopLowering {
    * @param reorderSums whether a sum fold ({@code acc + t}, {@code acc - t}) may add its terms in
    *     another order: per lane, the lanes added at the end ({@code -Akiln.simd.sums=reorder})
    */
-  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums, OperatorIr outlineFrom, String prefix) {
+  SimdLoops(Names names, Map<Expr, String> sourceNames, boolean reorderSums, OperatorIr.Grid outlineFrom, String prefix) {
     this.prefix = prefix;
     this.names = names;
     this.sourceNames = sourceNames;
@@ -65,7 +65,7 @@ final class SimdLoops implements LoopLowering {
   }
 
   /** The kernel {@code op}'s loops, those with heavy calls outlined if its vectorised loops make two or more such calls. */
-  static SimdLoops of(OperatorIr op, Names names, boolean reorderSums, String prefix) {
+  static SimdLoops of(OperatorIr.Grid op, Names names, boolean reorderSums, String prefix) {
     int heavy = 0;
     int vectorised = 0;
     for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {

@@ -6,7 +6,6 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
@@ -77,8 +76,8 @@ public final class SimdPlan {
   }
 
   /** Null when {@code op} has a SIMD form; else why not, in words. */
-  public static String refusal(OperatorIr op) {
-    if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
+  public static String refusal(OperatorIr.Grid op) {
+    if (op.grid().isEmpty()) {
       return "not a grid kernel";
     }
     if (!op.scratch().isEmpty()) {
@@ -93,7 +92,7 @@ public final class SimdPlan {
    * The dependence test for {@code op}'s workers as lanes: the innermost grid index, and every
    * value carried by a sequential loop (each lane carries its own, so it is a vector).
    */
-  static SimdPlan forLanes(OperatorIr op) {
+  static SimdPlan forLanes(OperatorIr.Grid op) {
     SimdPlan plan = new SimdPlan(op.grid().get(op.grid().size() - 1).var());
     plan.collectCarried(op.body());
     return plan;
@@ -179,13 +178,13 @@ public final class SimdPlan {
    * the scalar kernel's set-up (accumulations into {@code @Reduce} outputs), a SIMD form that runs
    * each worker as the scalar kernel does with those loops as vectors.
    */
-  public static Verdict judge(OperatorIr op, boolean reorderSums) {
+  public static Verdict judge(OperatorIr.Grid op, boolean reorderSums) {
     String lanes = refusal(op);
     if (lanes == null) {
       return new Verdict(true, false, "yes, neighbouring workers as lanes"
           + (ColumnLoops.applies(op) ? ", rows outermost over blocks of " + ColumnLoops.BLOCK + " lanes" : ""));
     }
-    if (op.kind() != OperatorKind.GRID || op.grid().isEmpty()) {
+    if (op.grid().isEmpty()) {
       return new Verdict(false, false, "no, " + lanes);
     }
     List<Stmt.Loop> innermost = new ArrayList<>();
@@ -206,7 +205,7 @@ public final class SimdPlan {
       return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
     }
     CallStash.Stashed stashed = CallStash.applyAll(op);
-    OperatorIr jammed = RowJam.jam(stashed.op());
+    OperatorIr.Grid jammed = RowJam.jam(stashed.op());
     long after = innermostLoops((jammed != null ? jammed : stashed.op()).body()).stream()
         .filter(l -> loopRefusal(l) == null && SimdLoops.readsTermsAfter(l, reorderSums)).count();
     return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"

@@ -7,7 +7,6 @@ import dev.kiln.processor.codegen.MapKernels;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 import java.util.ArrayList;
@@ -62,8 +61,8 @@ final class TensorLauncherWriter {
    * Whether the elementwise operator {@code op} gets a tensor overload of its map launcher: it is
    * mapped over arrays ({@link MapKernels}), its parameters and result all {@code float}.
    */
-  static boolean appliesToMap(OperatorIr op) {
-    if (op.kind() != OperatorKind.ELEMENTWISE || !MapKernels.exist(op) || op.resultType() != ScalarType.FLOAT) {
+  static boolean appliesToMap(OperatorIr.Elementwise op) {
+    if (!MapKernels.exist(op) || op.resultType() != ScalarType.FLOAT) {
       return false;
     }
     for (Param p : op.params()) {
@@ -79,7 +78,7 @@ final class TensorLauncherWriter {
    * out)} with every input a tensor (one of length 1 broadcast): the CUDA map on the device's
    * default stream, or the CPU map; {@code onDevice}: whether it has a CUDA map kernel.
    */
-  static MethodSpec writeMap(OperatorIr op, DocLinks owner, boolean onDevice) {
+  static MethodSpec writeMap(OperatorIr.Elementwise op, DocLinks owner, boolean onDevice) {
     String out = Names.forParams(op).fresh("out");
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .addJavadoc("Applies $L to every element on {@code Kiln.device()}, with tensors in place of arrays: $L\n"

@@ -19,7 +19,7 @@ final class WorkEstimate {
 
   private WorkEstimate() {}
 
-  static CodeBlock perOuterIndex(OperatorIr op) {
+  static CodeBlock perOuterIndex(OperatorIr.Grid op) {
     CodeBlock work = body(op.body());
     for (int k = 1; k < op.grid().size(); k++) {
       work = CodeBlock.of("$T.mul($L, $N)", PolyCode.CHECKS, work, op.grid().get(k).extentText());

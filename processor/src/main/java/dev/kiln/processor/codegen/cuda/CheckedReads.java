@@ -46,7 +46,7 @@ final class CheckedReads {
   record Found(Set<Expr> loads, Set<Stmt.Store> stores, List<Param.Array> arrays) {}
 
   /** The arrays {@code op} reads at a data-dependent index, in parameter order. */
-  static List<Param.Array> arrays(OperatorIr op) {
+  static List<Param.Array> arrays(OperatorIr.Grid op) {
     return find(op).arrays();
   }
 
@@ -55,7 +55,7 @@ final class CheckedReads {
    * or on a value a loop carries that does (a CSR row {@code for (e = start[i]; e < end[i]; e++)}, a
    * chain {@code j = next[j]}). Statements, their guards, loops' guards and carried values included.
    */
-  static Found find(OperatorIr op) {
+  static Found find(OperatorIr.Grid op) {
     Search search = new Search(op);
     search.statements(op.body());
     List<Param.Array> ordered = new ArrayList<>();
@@ -77,7 +77,7 @@ final class CheckedReads {
     final Map<String, Poly[]> ranges;
     final Set<String> dims = new HashSet<>();
 
-    Search(OperatorIr op) {
+    Search(OperatorIr.Grid op) {
       ranges = IndexTerms.gridRanges(op);
       op.dims().forEach(d -> dims.add(d.name()));
     }
@@ -165,7 +165,7 @@ final class CheckedReads {
    * Declares the parameters of the checked reads and turns the checks on in {@code emitter}; the
    * parameters go after all the kernel's others.
    */
-  static List<CodeBlock> declare(OperatorIr op, BodyEmitter emitter, Names names) {
+  static List<CodeBlock> declare(OperatorIr.Grid op, BodyEmitter emitter, Names names) {
     Found found = find(op);
     List<CodeBlock> params = new ArrayList<>();
     if (found.arrays().isEmpty()) {

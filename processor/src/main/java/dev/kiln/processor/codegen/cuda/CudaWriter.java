@@ -8,7 +8,6 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
@@ -57,8 +56,8 @@ public final class CudaWriter {
     cu.add("#include \"$L\"\n", HEADER);
     List<Skipped> skipped = new ArrayList<>();
     java.util.Map<String, KernelInfo> kernels = new java.util.LinkedHashMap<>();
-    for (OperatorIr op : operators) {
-      if (op.kind() == OperatorKind.ELEMENTWISE) {
+    for (OperatorIr operator : operators) {
+      if (operator instanceof OperatorIr.Elementwise op) {
         cu.add("\n").add(deviceFunctionOf(ownerSimpleName, op));
         if (MapKernels.exist(op)) {
           boolean vector = vectorMap(op);
@@ -66,8 +65,13 @@ public final class CudaWriter {
           kernels.put(op.name(), new KernelInfo(mapKernel(op.name()), KernelInfo.Launch.MAP, List.of(), List.of(),
               List.of(), vector ? VectorKernelWriter.LANES : 1, null));
         }
-      } else if (hasReductions(op.body())) {
-        OperatorIr wide = IndexWidening.apply(op);
+        continue;
+      }
+      if (!(operator instanceof OperatorIr.Grid op)) {
+        continue; // a composite is its kernels
+      }
+      if (hasReductions(op.body())) {
+        OperatorIr.Grid wide = IndexWidening.apply(op);
         CudaPlan plan = ReducingKernelWriter.plan(wide);
         CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(wide);
         if (plan instanceof ReducingKernelWriter.Plan p) {
@@ -89,7 +93,7 @@ public final class CudaWriter {
           skipped.add(new Skipped(op.name(), reducing.equals(chunked) ? reducing : reducing + "; " + chunked));
         }
       } else {
-        OperatorIr wide = IndexWidening.apply(op);
+        OperatorIr.Grid wide = IndexWidening.apply(op);
         CudaPlan rowPlan = SharedLoopPlan.plan(wide);
         if (rowPlan instanceof SharedLoopPlan.Plan rows) {
           cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
@@ -132,7 +136,7 @@ public final class CudaWriter {
    * The short-row form of a row kernel with a row cache whose row bounds the launcher can compute (a
    * literal or an {@code int} parameter each), or null.
    */
-  private static KernelInfo.ShortRows shortRows(OperatorIr op, SharedLoopPlan.Plan rows) {
+  private static KernelInfo.ShortRows shortRows(OperatorIr.Grid op, SharedLoopPlan.Plan rows) {
     if (rows.layout() != SharedLoopPlan.Layout.ROWS) {
       return null;
     }
@@ -175,7 +179,7 @@ public final class CudaWriter {
     return new Names(reserved);
   }
 
-  private static CodeBlock deviceFunctionOf(String owner, OperatorIr op) {
+  private static CodeBlock deviceFunctionOf(String owner, OperatorIr.Elementwise op) {
     Names names = names(op);
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     emitter.countUses(List.of(), List.of(op.result()));
@@ -200,7 +204,7 @@ public final class CudaWriter {
    * Whether an elementwise operator's map kernel takes the vector form: its arguments and result
    * 4-byte floats or ints (see {@link #mapKernelOf}).
    */
-  private static boolean vectorMap(OperatorIr op) {
+  private static boolean vectorMap(OperatorIr.Elementwise op) {
     if (!VectorKernelWriter.fourBytes(op.resultType())) {
       return false;
     }
@@ -220,7 +224,7 @@ public final class CudaWriter {
    * launcher starts a quarter of the threads. Otherwise, and for the last one to three elements, one
    * element at a time.
    */
-  private static CodeBlock mapKernelOf(String owner, OperatorIr op, boolean vector) {
+  private static CodeBlock mapKernelOf(String owner, OperatorIr.Elementwise op, boolean vector) {
     Names names = names(op);
     String n = names.fresh("n");
     String i = names.fresh("i");
@@ -310,7 +314,7 @@ public final class CudaWriter {
     return params;
   }
 
-  private static CodeBlock gridKernel(OperatorIr op) {
+  private static CodeBlock gridKernel(OperatorIr.Grid op) {
     Names names = names(op);
     List<CodeBlock> params = kernelParams(op);
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());

@@ -18,7 +18,7 @@ import dev.kiln.processor.ir.UnaryOp;
 final class IndexWidening {
   private IndexWidening() {}
 
-  static OperatorIr apply(OperatorIr op) {
+  static OperatorIr.Grid apply(OperatorIr.Grid op) {
     ExprFactory f = new ExprFactory();
     Rewriter rewriter = new Rewriter(f, (original, rebuilt) ->
         rebuilt instanceof Expr.Load l ? f.load(l.array(), widen(f, l.index()), l.guard(), l.scope()) : rebuilt);

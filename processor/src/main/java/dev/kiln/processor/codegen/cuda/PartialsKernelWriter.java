@@ -46,7 +46,7 @@ public final class PartialsKernelWriter {
   }
 
   /** The accumulated arrays of {@code op}, or the reason these kernels do not fit it. */
-  static CudaPlan plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr.Grid op) {
     Map<Param.Array, ReduceKind> reduced = new LinkedHashMap<>();
     List<Param.Array> stored = new ArrayList<>();
     String problem = collect(op.body(), reduced, stored);
@@ -83,12 +83,12 @@ public final class PartialsKernelWriter {
   }
 
   /** Both kernels; {@code op} has 64-bit indices already ({@link IndexWidening}). */
-  static CodeBlock write(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+  static CodeBlock write(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     List<Reduced> reduced = plan.reduced();
     return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names)).build();
   }
 
-  private static CodeBlock partials(OperatorIr op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
+  private static CodeBlock partials(OperatorIr.Grid op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     ExprFactory constants = new ExprFactory();
@@ -163,7 +163,7 @@ public final class PartialsKernelWriter {
         .build();
   }
 
-  private static CodeBlock fold(OperatorIr op, List<Reduced> reduced, Names names) {
+  private static CodeBlock fold(OperatorIr.Grid op, List<Reduced> reduced, Names names) {
     String chunks = names.fresh("chunks");
     String chunk = names.fresh("c_");
     String element = names.fresh("e_");

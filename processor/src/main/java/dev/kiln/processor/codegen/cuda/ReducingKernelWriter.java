@@ -39,7 +39,7 @@ public final class ReducingKernelWriter {
   private ReducingKernelWriter() {}
 
   /** The plan for {@code op}, or the reason this kernel shape does not fit it. */
-  static CudaPlan plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr.Grid op) {
     Map<Param.Array, Stmt.Accumulate> accumulations = new LinkedHashMap<>();
     String problem = collect(op.body(), accumulations);
     if (problem != null) {
@@ -109,7 +109,7 @@ public final class ReducingKernelWriter {
    * take kept point {@code q / segments} and every {@code segments}-th stretch of its reduced
    * points, and write their totals to {@code partials[q]}, which {@link #fold} then folds in order.
    */
-  static CodeBlock write(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+  static CodeBlock write(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     List<Expr> roots = new ArrayList<>();
     plan.accumulations().values().forEach(a -> roots.add(a.index()));
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
@@ -210,7 +210,7 @@ public final class ReducingKernelWriter {
    * output's value then the segments' totals in segment order. Same parameters as {@link #write}'s
    * kernel.
    */
-  static CodeBlock fold(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+  static CodeBlock fold(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     List<Expr> roots = new ArrayList<>();
     plan.accumulations().values().forEach(a -> roots.add(a.index()));
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());

@@ -50,7 +50,7 @@ record RowCache(Param.Array array, Stmt.Loop fill, Map<Stmt.Loop, Expr.Load> loa
   }
 
   /** The cache of a row kernel's worker, or null when no array qualifies. */
-  static RowCache plan(OperatorIr op, SharedLoopPlan.Plan plan) {
+  static RowCache plan(OperatorIr.Grid op, SharedLoopPlan.Plan plan) {
     if (plan.layout() != SharedLoopPlan.Layout.ROWS) {
       return null;
     }

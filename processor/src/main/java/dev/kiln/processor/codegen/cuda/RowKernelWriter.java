@@ -55,7 +55,7 @@ final class RowKernelWriter {
    * The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). Launched as a
    * reducing kernel is ({@code CudaKernel.launchReducing}): 1-D blocks, one a worker, any grid size.
    */
-  static CodeBlock write(OperatorIr op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params) {
+  static CodeBlock write(OperatorIr.Grid op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params) {
     return write(op, plan, names, params, false);
   }
 
@@ -63,7 +63,7 @@ final class RowKernelWriter {
    * The kernel, or with {@code shortRows} its short-row form ({@link #SHORT_THREADS}), which must be
    * launched with blocks of whole warps, a power of two of them.
    */
-  static CodeBlock write(OperatorIr op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params,
+  static CodeBlock write(OperatorIr.Grid op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params,
       boolean shortRows) {
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     List<CodeBlock> all = new ArrayList<>(params);

@@ -84,7 +84,7 @@ final class SharedLoopPlan {
 
 
   /** The plan for a grid kernel without {@code @Reduce} outputs ({@code op} widened), or why it is not a row kernel. */
-  static CudaPlan plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr.Grid op) {
     if (!op.scratch().isEmpty()) {
       return new CudaPlan.Refused("each worker keeps " + op.scratch().get(0).name() + " for itself");
     }
@@ -95,7 +95,7 @@ final class SharedLoopPlan {
     return plan(op, Layout.COLUMNS) instanceof Plan columns ? columns : rows;
   }
 
-  private static CudaPlan plan(OperatorIr op, Layout layout) {
+  private static CudaPlan plan(OperatorIr.Grid op, Layout layout) {
     Map<Stmt.Loop, List<Fold>> loops = new IdentityHashMap<>();
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Accumulate) {

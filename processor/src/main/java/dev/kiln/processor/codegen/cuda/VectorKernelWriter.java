@@ -59,7 +59,7 @@ final class VectorKernelWriter {
   static final String HAS_LOOP = "it has a loop";
 
   /** The plan of {@code op} (after {@link IndexWidening}), or why it does not qualify. */
-  static CudaPlan plan(OperatorIr op) {
+  static CudaPlan plan(OperatorIr.Grid op) {
     if (op.grid().size() != 1) {
       return new CudaPlan.Refused(NOT_ONE_DIMENSION);
     }
@@ -119,7 +119,7 @@ final class VectorKernelWriter {
    * The kernel: the vector loop over whole groups of four workers, the scalar loop over the rest,
    * and the scalar loop over all of them when an array is not 16-byte aligned.
    */
-  static CodeBlock write(OperatorIr op, Plan plan, Names names, List<CodeBlock> params) {
+  static CodeBlock write(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     emitter.openScope(); // the kernel's prologue: what no worker's index changes

@@ -201,6 +201,10 @@ final class OperatorReader {
     } else if (result != null || resultType != null) {
       throw c.error(where + " is a grid operator but has a result");
     }
-    done = new OperatorIr(owner, name, kind, List.copyOf(params.values()), resultType, result, grid, body, names);
+    done = switch (kind) {
+      case ELEMENTWISE -> new OperatorIr.Elementwise(owner, name, List.copyOf(params.values()), resultType, result, names);
+      case GRID -> new OperatorIr.Grid(owner, name, List.copyOf(params.values()), grid, body, names);
+      case COMPOSITE -> throw c.error(where + " is a composite: IR text holds only elementwise and grid operators");
+    };
   }
 }

@@ -26,14 +26,17 @@ final class OperatorWriter {
     for (Param p : op.params()) {
       param(p);
     }
-    if (op.resultType() != null) {
-      line("  result-type " + op.resultType().irName());
+    OperatorIr.Elementwise map = op instanceof OperatorIr.Elementwise e ? e : null;
+    List<GridDim> grid = op instanceof OperatorIr.Grid g ? g.grid() : List.of();
+    List<Stmt> body = op instanceof OperatorIr.Grid g ? g.body() : List.of();
+    if (map != null) {
+      line("  result-type " + map.resultType().irName());
     }
     List<Map.Entry<Expr, String>> names = number(op);
     for (Expr e : order.nodes()) {
       line("  " + order.ref(e) + " = " + NodeText.definition(e, order));
     }
-    for (GridDim d : op.grid()) {
+    for (GridDim d : grid) {
       line("  grid " + order.ref(d.var()) + " " + (d.derived()
           ? "size " + PolyText.writeList(List.of(d.size())) // a bound made of @Dims: j < 4*H
           : IrSyntax.word(d.extent().name())));
@@ -41,18 +44,21 @@ final class OperatorWriter {
     for (Map.Entry<Expr, String> n : names) {
       line("  name " + order.ref(n.getKey()) + " " + IrSyntax.word(n.getValue()));
     }
-    if (op.result() != null) {
-      line("  result " + order.ref(op.result()));
+    if (map != null) {
+      line("  result " + order.ref(map.result()));
     }
-    statements(op.body(), "  ");
+    statements(body, "  ");
     line("end");
   }
 
   /** Numbers every node the operator refers to; returns its names in a stable order. */
   private List<Map.Entry<Expr, String>> number(OperatorIr op) {
-    order.add(op.result());
-    op.grid().forEach(d -> order.add(d.var()));
-    number(op.body());
+    if (op instanceof OperatorIr.Elementwise map) {
+      order.add(map.result());
+    } else if (op instanceof OperatorIr.Grid g) {
+      g.grid().forEach(d -> order.add(d.var()));
+      number(g.body());
+    }
     // names iterate in a per-JVM order: sort them, so that a build writes the same bytes each time
     // and a read-back operator the same text (nodes nothing uses are numbered by name)
     List<Map.Entry<Expr, String>> names = new ArrayList<>(op.names().entrySet());

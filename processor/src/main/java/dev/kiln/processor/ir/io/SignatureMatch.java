@@ -29,7 +29,7 @@ final class SignatureMatch {
         return "parameter " + (i + 1) + " is " + inClass + " in the class and " + inIr + " in the IR";
       }
     }
-    String result = ir.resultType() == null ? "void" : ir.resultType().javaName();
+    String result = ir instanceof OperatorIr.Elementwise map ? map.resultType().javaName() : "void";
     String returns = javaName(method.getReturnType());
     if (!result.equals(returns)) {
       return "the method returns " + returns + ", the IR " + result;

@@ -34,19 +34,20 @@ final class IrAssert {
     check("name", a.name(), b.name());
     check("kind", a.kind(), b.kind());
     check("params", a.params(), b.params());
-    check("result type", a.resultType(), b.resultType());
-    check("result present", a.result() == null, b.result() == null);
-    if (a.result() != null) {
-      expr(a.result(), b.result());
+    if (a instanceof OperatorIr.Elementwise x && b instanceof OperatorIr.Elementwise y) {
+      check("result type", x.resultType(), y.resultType());
+      expr(x.result(), y.result());
     }
-    check("grid size", a.grid().size(), b.grid().size());
-    for (int i = 0; i < a.grid().size(); i++) {
-      GridDim x = a.grid().get(i);
-      GridDim y = b.grid().get(i);
-      expr(x.var(), y.var());
-      check("grid extent", x.extent(), y.extent());
+    if (a instanceof OperatorIr.Grid x && b instanceof OperatorIr.Grid y) {
+      check("grid size", x.grid().size(), y.grid().size());
+      for (int i = 0; i < x.grid().size(); i++) {
+        GridDim gx = x.grid().get(i);
+        GridDim gy = y.grid().get(i);
+        expr(gx.var(), gy.var());
+        check("grid extent", gx.extent(), gy.extent());
+      }
+      body(x.body(), y.body());
     }
-    body(a.body(), b.body());
     check("names", a.names().size(), b.names().size());
     for (Map.Entry<Expr, String> n : a.names().entrySet()) {
       Expr mapped = pairs.get(n.getKey());

@@ -122,15 +122,15 @@ class IrRoundTripTest {
     ExprFactory f = new ExprFactory();
     Map<String, OperatorIr> first = byName(new IrReader(f).read(text));
     Map<String, OperatorIr> second = byName(new IrReader(f).read(text));
-    OperatorIr sigmoid = first.get("sigmoid");
-    assertThat(second.get("sigmoid").result()).isSameInstanceAs(sigmoid.result());
+    OperatorIr.Elementwise sigmoid = (OperatorIr.Elementwise) first.get("sigmoid");
+    assertThat(((OperatorIr.Elementwise) second.get("sigmoid")).result()).isSameInstanceAs(sigmoid.result());
     Expr x = f.scalar((Param.Scalar) sigmoid.params().get(0));
     assertThat(x).isSameInstanceAs(((Expr.Unary) sigmoid.result().operands().get(1).operands().get(1).operands().get(0)).operand());
-    Expr.Var i1 = first.get("saxpy").grid().get(0).var();
-    Expr.Var i2 = second.get("saxpy").grid().get(0).var();
+    Expr.Var i1 = ((OperatorIr.Grid) first.get("saxpy")).grid().get(0).var();
+    Expr.Var i2 = ((OperatorIr.Grid) second.get("saxpy")).grid().get(0).var();
     assertThat(i2).isNotSameInstanceAs(i1);
     assertThat(i2.name()).isEqualTo(i1.name());
-    Stmt.Store store = (Stmt.Store) second.get("saxpy").body().get(0);
+    Stmt.Store store = (Stmt.Store) ((OperatorIr.Grid) second.get("saxpy")).body().get(0);
     assertThat(store.origin()).isNull();
   }
 
@@ -163,8 +163,7 @@ class IrRoundTripTest {
     for (double v : values) {
       e = f.binary(BinaryOp.ADD, e, f.constant(type, v), -1);
     }
-    return new OperatorIr("t.Literals", "sum" + type.irName(), OperatorKind.ELEMENTWISE, List.of(x), type, e,
-        List.of(), List.of(), Map.of(e, "total"));
+    return new OperatorIr.Elementwise("t.Literals", "sum" + type.irName(), List.of(x), type, e, Map.of(e, "total"));
   }
 
   private static Map<String, OperatorIr> byName(List<OperatorIr> ops) {
