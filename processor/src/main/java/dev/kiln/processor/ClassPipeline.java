@@ -20,9 +20,10 @@ import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.fusion.ReportBuilder;
 import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
-import dev.kiln.processor.ir.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.io.IrPrinter;
+import dev.kiln.processor.ir.transform.IndexWidening;
 import dev.kiln.processor.report.FusionReport;
 import dev.kiln.processor.report.ReportHtml;
 import dev.kiln.processor.report.ReportJson;
@@ -354,8 +355,13 @@ final class ClassPipeline {
     gradientPlans.replaceAll(p -> Recompute.forDevice(p, byOperator.keySet()));
     plans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
     gradientPlans.forEach(p -> p.kernels().forEach(k -> deviceForms.put(k.ir().name(), k.onDevice())));
-    cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.artifacts(owner).baseName(),
-        compiled.stream().map(op -> deviceForms.containsKey(op.name()) ? deviceForms.get(op.name()) : op).toList());
+    // the device computes array indices in 64 bits (IndexWidening), the CPU in Java's ints
+    List<OperatorIr> forDevice = new ArrayList<>();
+    for (OperatorIr op : compiled) {
+      OperatorIr form = deviceForms.containsKey(op.name()) ? deviceForms.get(op.name()) : op;
+      forDevice.add(form instanceof OperatorIr.Grid grid ? IndexWidening.apply(grid) : form);
+    }
+    cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.artifacts(owner).baseName(), forDevice);
     plans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
     gradientPlans.replaceAll(p -> p.withoutPerWorker(byOperator.keySet()));
     allPlans.addAll(plans);

@@ -3,8 +3,7 @@ package dev.kiln.processor;
 import com.palantir.javapoet.JavaFile;
 import com.sun.source.util.Trees;
 import dev.kiln.processor.artifacts.ClassArtifacts;
-import dev.kiln.processor.check.OutputCheck;
-import dev.kiln.processor.check.RaceCheck;
+import dev.kiln.processor.check.IrCheck;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
 import dev.kiln.processor.codegen.cuda.CudaWriter;
 import dev.kiln.processor.codegen.cuda.Nvcc;
@@ -15,8 +14,6 @@ import dev.kiln.processor.frontend.FrontEnd;
 import dev.kiln.processor.frontend.OperatorSource;
 import dev.kiln.processor.frontend.TreeRef;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.io.IrResource;
 import dev.kiln.processor.ir.io.IrWriter;
 import java.io.IOException;
@@ -203,19 +200,21 @@ final class OperatorProcessingStep {
       return lowered;
     }
     boolean ok = true;
-    for (RaceCheck.Finding f : RaceCheck.check(ir)) {
-      reporter.report(treeOf(f.store(), source), source.unit(), f.message(), f.args());
-      ok = false;
-    }
-    for (Param.Array a : OutputCheck.neverWritten(ir)) {
-      reporter.report(source.tree().getParameters().get(a.position()), source.unit(), Message.OUT_NEVER_WRITTEN, a.name(), ir.name());
-      ok = false;
+    for (IrCheck check : IrCheck.ALL) {
+      for (IrCheck.Finding f : check.check(ir)) {
+        reporter.report(treeOf(f.at(), source), source.unit(), f.message(), f.args());
+        ok = false;
+      }
     }
     return ok ? ir : null;
   }
 
-  private static com.sun.source.tree.Tree treeOf(Stmt s, OperatorSource source) {
-    com.sun.source.tree.Tree t = TreeRef.tree(s.origin());
+  /** The tree a finding is reported at: its statement's, its parameter's, else the method's. */
+  private static com.sun.source.tree.Tree treeOf(IrCheck.Site at, OperatorSource source) {
+    if (at instanceof IrCheck.Site.Parameter p) {
+      return source.tree().getParameters().get(p.position());
+    }
+    com.sun.source.tree.Tree t = TreeRef.tree(((IrCheck.Site.Statement) at).origin());
     return t != null ? t : source.tree();
   }
 

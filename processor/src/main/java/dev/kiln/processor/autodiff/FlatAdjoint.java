@@ -1,6 +1,6 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;

@@ -1,9 +1,9 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
-import dev.kiln.processor.ir.DividedSizes;
+import dev.kiln.processor.ir.analysis.DividedSizes;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;

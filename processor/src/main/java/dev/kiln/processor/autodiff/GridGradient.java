@@ -59,7 +59,7 @@ public final class GridGradient {
     List<Param> params = new ArrayList<>(op.params());
     params.set(params.indexOf(x), asOut);
     OperatorIr.Grid reads0 = new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), stores);
-    if (!dev.kiln.processor.check.RaceCheck.check(reads0).isEmpty()) {
+    if (!dev.kiln.processor.check.RaceCheck.races(reads0).isEmpty()) {
       return false;
     }
     Poly workers = Poly.ONE;

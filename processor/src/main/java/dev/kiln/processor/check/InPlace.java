@@ -1,13 +1,13 @@
 package dev.kiln.processor.check;
 
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.kiln.processor.check;
 
+import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -9,11 +10,20 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Finds {@code @Out} parameters that no statement writes. */
-public final class OutputCheck {
+/** Finds {@code @Out} parameters that no statement writes (KILN010, at the parameter). */
+public final class OutputCheck implements IrCheck {
+  static final OutputCheck INSTANCE = new OutputCheck();
+
   private OutputCheck() {}
 
-  public static List<Param.Array> neverWritten(OperatorIr.Grid op) {
+  @Override
+  public List<Finding> check(OperatorIr.Grid op) {
+    return neverWritten(op).stream()
+        .map(a -> new Finding(new Site.Parameter(a.position()), Message.OUT_NEVER_WRITTEN, new Object[] {a.name(), op.name()}))
+        .toList();
+  }
+
+  static List<Param.Array> neverWritten(OperatorIr.Grid op) {
     Set<Param.Array> written = new HashSet<>();
     collect(op.body(), written);
     List<Param.Array> missing = new ArrayList<>();

@@ -1,13 +1,16 @@
 package dev.kiln.processor.check;
 
 import dev.kiln.processor.diag.Message;
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.Term;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,27 +24,32 @@ import java.util.Set;
  * must be affine and injective in the grid variables (whatever values the worker's own loops
  * take), and every pair of stores to one array must hit disjoint elements across workers.
  */
-public final class RaceCheck {
-  /** A store with the ranges of the variables around it. */
-  private record Site(Stmt.Store store, Map<String, Poly[]> ranges) {}
+public final class RaceCheck implements IrCheck {
+  static final RaceCheck INSTANCE = new RaceCheck();
 
-  /** A refused store and why. */
-  public record Finding(Stmt.Store store, Message message, Object[] args) {}
+  /** A store with the ranges of the variables around it. */
+  private record StoreSite(Stmt.Store store, Map<String, Poly[]> ranges) {}
 
   private RaceCheck() {}
 
-  public static List<Finding> check(OperatorIr.Grid op) {
+  @Override
+  public List<Finding> check(OperatorIr.Grid op) {
+    return races(op);
+  }
+
+  /** The stores that race, each a finding at its statement (the write-race error). */
+  public static List<Finding> races(OperatorIr.Grid op) {
     Set<String> dims = new HashSet<>();
     op.dims().forEach(d -> dims.add(d.name()));
     Set<String> grid = new HashSet<>();
     for (GridDim g : op.grid()) {
       grid.add(g.var().name());
     }
-    List<Site> sites = new ArrayList<>();
+    List<StoreSite> sites = new ArrayList<>();
     collect(op.body(), IndexTerms.gridRanges(op), sites);
     List<Finding> findings = new ArrayList<>();
-    Map<Param.Array, List<Site>> byArray = new LinkedHashMap<>();
-    for (Site s : sites) {
+    Map<Param.Array, List<StoreSite>> byArray = new LinkedHashMap<>();
+    for (StoreSite s : sites) {
       String problem = single(s, grid, dims);
       if (problem != null) {
         findings.add(finding(s.store(), problem));
@@ -49,7 +57,7 @@ public final class RaceCheck {
         byArray.computeIfAbsent(s.store().array(), k -> new ArrayList<>()).add(s);
       }
     }
-    for (List<Site> group : byArray.values()) {
+    for (List<StoreSite> group : byArray.values()) {
       for (int i = 0; i < group.size(); i++) {
         for (int j = 0; j < i; j++) {
           String problem = pair(group.get(j), group.get(i), grid, dims);
@@ -64,13 +72,13 @@ public final class RaceCheck {
   }
 
   private static Finding finding(Stmt.Store store, String problem) {
-    return new Finding(store, Message.WRITE_RACE, new Object[] {store.array().name(), problem});
+    return new Finding(new Site.Statement(store.origin()), Message.WRITE_RACE, new Object[] {store.array().name(), problem});
   }
 
-  private static void collect(List<Stmt> body, Map<String, Poly[]> ranges, List<Site> out) {
+  private static void collect(List<Stmt> body, Map<String, Poly[]> ranges, List<StoreSite> out) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st) {
-        out.add(new Site(st, Map.copyOf(ranges)));
+        out.add(new StoreSite(st, Map.copyOf(ranges)));
       } else if (s instanceof Stmt.Loop loop) {
         Map<String, Poly[]> inner = new HashMap<>(ranges);
         IndexTerms.addLoopRange(loop, inner);
@@ -156,7 +164,7 @@ public final class RaceCheck {
   }
 
   /** Why one store may race with itself across workers, or null. */
-  private static String single(Site s, Set<String> grid, Set<String> dims) {
+  private static String single(StoreSite s, Set<String> grid, Set<String> dims) {
     Affine index = AffineAnalysis.affine(s.store().index());
     if (index == null) {
       return "its index is not an affine function of the @Parallel variables, so Kiln cannot prove"
@@ -227,7 +235,7 @@ public final class RaceCheck {
   }
 
   /** Why two stores to one array may hit one element from different workers, or null. */
-  private static String pair(Site a, Site b, Set<String> grid, Set<String> dims) {
+  private static String pair(StoreSite a, StoreSite b, Set<String> grid, Set<String> dims) {
     Affine ia = AffineAnalysis.affine(a.store().index());
     Affine ib = AffineAnalysis.affine(b.store().index());
     String overlap = "the stores at " + ia + " and at " + ib + " may overlap between workers";

@@ -1,7 +1,7 @@
 package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.CompositeIr;
-import dev.kiln.processor.ir.IrPrinter;
+import dev.kiln.processor.ir.io.IrPrinter;
 import dev.kiln.processor.ir.Param;
 import java.util.ArrayList;
 import java.util.List;

@@ -315,7 +315,7 @@ public final class Merger {
     if (readers.getOrDefault(load.array(), List.of()).size() != 1 || usesHere != 1 || load.scope() != 0) {
       return false;
     }
-    dev.kiln.processor.ir.Affine a = dev.kiln.processor.ir.AffineAnalysis.affine(load.index());
+    dev.kiln.processor.ir.analysis.Affine a = dev.kiln.processor.ir.analysis.AffineAnalysis.affine(load.index());
     return a != null && grid.stream().allMatch(v -> !a.coefficient(v.name()).isZero());
   }
 

@@ -1,7 +1,7 @@
 package dev.kiln.processor.fusion;
 
-import dev.kiln.processor.check.IndexTerms;
-import dev.kiln.processor.ir.Affine;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;

@@ -1,7 +1,7 @@
 package dev.kiln.processor.shard;
 
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;

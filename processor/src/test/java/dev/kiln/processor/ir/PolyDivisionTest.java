@@ -2,6 +2,8 @@ package dev.kiln.processor.ir;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

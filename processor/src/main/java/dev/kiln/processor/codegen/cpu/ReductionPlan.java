@@ -1,10 +1,10 @@
 package dev.kiln.processor.codegen.cpu;
 
-import dev.kiln.processor.check.IndexTerms;
-import dev.kiln.processor.check.Injectivity;
-import dev.kiln.processor.check.Term;
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.Term;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;

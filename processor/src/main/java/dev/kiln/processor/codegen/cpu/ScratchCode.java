@@ -2,8 +2,8 @@ package dev.kiln.processor.codegen.cpu;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;

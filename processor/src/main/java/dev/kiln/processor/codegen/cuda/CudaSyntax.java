@@ -117,7 +117,7 @@ final class CudaSyntax implements Syntax {
    * shifts wrap (JLS 15.17-15.19), where C's signed overflow is undefined (nvcc may assume it never
    * happens), so they are computed on the unsigned type and converted back; {@code MIN / -1} is
    * {@code MIN} and {@code MIN % -1} is 0, where C traps or is undefined. A {@code long} sum or
-   * product in an array index (the 64-bit index arithmetic of {@link IndexWidening}) stays plain:
+   * product in an array index (the 64-bit index arithmetic of {@link dev.kiln.processor.ir.transform.IndexWidening}) stays plain:
    * one that overflowed would be far outside its array.
    */
   @Override

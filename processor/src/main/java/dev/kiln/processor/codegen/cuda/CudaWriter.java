@@ -19,7 +19,8 @@ import java.util.List;
  * per elementwise operator, an {@code extern "C" __global__} kernel per grid operator. Kernels
  * take {@code @Dim} sizes as arguments; each {@code @Parallel} dimension is a grid-stride loop on
  * a launch axis (innermost on x, then y, then z; with more than three dimensions the outer ones
- * share z). Array indices are computed in 64 bits ({@link IndexWidening}).
+ * share z). Array indices are computed in 64 bits: the operators come with their indices widened ({@code
+ * ir.transform.IndexWidening}).
  */
 public final class CudaWriter {
   /** The header every generated source includes, from kiln-cuda-templates. */
@@ -71,21 +72,20 @@ public final class CudaWriter {
         continue; // a composite is its kernels
       }
       if (hasReductions(op.body())) {
-        OperatorIr.Grid wide = IndexWidening.apply(op);
-        CudaPlan plan = ReducingKernelWriter.plan(wide);
-        CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(wide);
+        CudaPlan plan = ReducingKernelWriter.plan(op);
+        CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(op);
         if (plan instanceof ReducingKernelWriter.Plan p) {
-          cu.add("\n").add(ReducingKernelWriter.write(wide, p, names(wide), kernelParams(wide)));
-          cu.add("\n").add(ReducingKernelWriter.fold(wide, p, names(wide), kernelParams(wide)));
+          cu.add("\n").add(ReducingKernelWriter.write(op, p, names(op), kernelParams(op)));
+          cu.add("\n").add(ReducingKernelWriter.fold(op, p, names(op), kernelParams(op)));
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.REDUCING, p.kept(),
-              List.copyOf(p.accumulations().keySet()), CheckedReads.arrays(wide)));
+              List.copyOf(p.accumulations().keySet()), CheckedReads.arrays(op)));
         } else if (partials instanceof PartialsKernelWriter.Plan arrays) {
           cu.add("\n// $L: $L; partial results a chunk of workers, folded in order\n", op.name(),
               ((CudaPlan.Refused) plan).reason());
-          cu.add(PartialsKernelWriter.write(wide, arrays, names(wide), kernelParams(wide)));
+          cu.add(PartialsKernelWriter.write(op, arrays, names(op), kernelParams(op)));
           kernels.put(op.name(), new KernelInfo(PartialsKernelWriter.partialsKernel(op.name()), KernelInfo.Launch.PARTIALS,
               List.of(), arrays.reduced().stream().map(PartialsKernelWriter.Reduced::array).toList(),
-              CheckedReads.arrays(wide)));
+              CheckedReads.arrays(op)));
         } else {
           // the reducing plan refuses what the partials plan refuses, so the reason is often the same
           String reducing = ((CudaPlan.Refused) plan).reason();
@@ -93,36 +93,35 @@ public final class CudaWriter {
           skipped.add(new Skipped(op.name(), reducing.equals(chunked) ? reducing : reducing + "; " + chunked));
         }
       } else {
-        OperatorIr.Grid wide = IndexWidening.apply(op);
-        CudaPlan rowPlan = SharedLoopPlan.plan(wide);
+        CudaPlan rowPlan = SharedLoopPlan.plan(op);
         if (rowPlan instanceof SharedLoopPlan.Plan rows) {
-          cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide)));
+          cu.add("\n").add(RowKernelWriter.write(op, rows, names(op), kernelParams(op)));
           KernelInfo.Launch launch = rows.layout() == SharedLoopPlan.Layout.ROWS
               ? KernelInfo.Launch.ROWS : KernelInfo.Launch.COLUMNS;
-          KernelInfo.ShortRows shortRows = shortRows(wide, rows);
+          KernelInfo.ShortRows shortRows = shortRows(op, rows);
           if (shortRows != null) {
-            cu.add("\n").add(RowKernelWriter.write(wide, rows, names(wide), kernelParams(wide), true));
+            cu.add("\n").add(RowKernelWriter.write(op, rows, names(op), kernelParams(op), true));
           }
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), launch, List.of(),
-              List.of(), CheckedReads.arrays(wide), 1, shortRows));
+              List.of(), CheckedReads.arrays(op), 1, shortRows));
         } else {
           String why = ((CudaPlan.Refused) rowPlan).reason();
           if (!why.equals(SharedLoopPlan.NO_LOOP)) {
             cu.add("\n// $L: one thread a worker, not a row kernel: $L", op.name(), why);
           }
-          CudaPlan vectorPlan = VectorKernelWriter.plan(wide);
+          CudaPlan vectorPlan = VectorKernelWriter.plan(op);
           VectorKernelWriter.Plan vector = vectorPlan instanceof VectorKernelWriter.Plan v ? v : null;
           if (vector != null) {
-            cu.add("\n").add(VectorKernelWriter.write(wide, vector, names(wide), kernelParams(wide)));
+            cu.add("\n").add(VectorKernelWriter.write(op, vector, names(op), kernelParams(op)));
           } else {
             String notVector = ((CudaPlan.Refused) vectorPlan).reason();
             if (!notVector.equals(VectorKernelWriter.NOT_ONE_DIMENSION) && !notVector.equals(VectorKernelWriter.HAS_LOOP)) {
               cu.add("\n// $L: one thread a worker, not a vector kernel: $L", op.name(), notVector);
             }
-            cu.add("\n").add(gridKernel(wide));
+            cu.add("\n").add(gridKernel(op));
           }
           kernels.put(op.name(), new KernelInfo(CudaNames.identifier(op.name()), KernelInfo.Launch.GRID, List.of(),
-              List.of(), CheckedReads.arrays(wide), vector != null ? VectorKernelWriter.LANES : 1, null));
+              List.of(), CheckedReads.arrays(op), vector != null ? VectorKernelWriter.LANES : 1, null));
         }
       }
     }

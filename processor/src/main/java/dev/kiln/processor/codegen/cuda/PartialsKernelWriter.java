@@ -82,7 +82,7 @@ public final class PartialsKernelWriter {
     return null;
   }
 
-  /** Both kernels; {@code op} has 64-bit indices already ({@link IndexWidening}). */
+  /** Both kernels; {@code op} has 64-bit indices already ({@link dev.kiln.processor.ir.transform.IndexWidening}). */
   static CodeBlock write(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     List<Reduced> reduced = plan.reduced();
     return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names)).build();

@@ -1,13 +1,13 @@
 package dev.kiln.processor.codegen.cuda;
 
 import com.palantir.javapoet.CodeBlock;
-import dev.kiln.processor.check.IndexTerms;
-import dev.kiln.processor.check.Injectivity;
-import dev.kiln.processor.check.Term;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.Term;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
@@ -103,7 +103,7 @@ public final class ReducingKernelWriter {
   }
 
   /**
-   * The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). After the operator's
+   * The kernel; {@code op} has 64-bit indices already ({@link dev.kiln.processor.ir.transform.IndexWidening}). After the operator's
    * parameters it takes {@code segments} and, per accumulated array, a partial-results array: with
    * one segment a block folds its kept point's total into the output; with more, blocks {@code q}
    * take kept point {@code q / segments} and every {@code segments}-th stretch of its reduced

@@ -52,7 +52,7 @@ final class RowKernelWriter {
   }
 
   /**
-   * The kernel; {@code op} has 64-bit indices already ({@link IndexWidening}). Launched as a
+   * The kernel; {@code op} has 64-bit indices already ({@link dev.kiln.processor.ir.transform.IndexWidening}). Launched as a
    * reducing kernel is ({@code CudaKernel.launchReducing}): 1-D blocks, one a worker, any grid size.
    */
   static CodeBlock write(OperatorIr.Grid op, SharedLoopPlan.Plan plan, Names names, List<CodeBlock> params) {

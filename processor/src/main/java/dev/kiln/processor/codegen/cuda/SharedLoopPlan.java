@@ -1,7 +1,7 @@
 package dev.kiln.processor.codegen.cuda;
 
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.MathFn;

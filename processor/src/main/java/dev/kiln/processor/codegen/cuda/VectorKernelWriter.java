@@ -58,7 +58,7 @@ final class VectorKernelWriter {
   /** Why a worker with a loop is not a vector kernel (the row kernel's planner says more). */
   static final String HAS_LOOP = "it has a loop";
 
-  /** The plan of {@code op} (after {@link IndexWidening}), or why it does not qualify. */
+  /** The plan of {@code op} (after {@link dev.kiln.processor.ir.transform.IndexWidening}), or why it does not qualify. */
   static CudaPlan plan(OperatorIr.Grid op) {
     if (op.grid().size() != 1) {
       return new CudaPlan.Refused(NOT_ONE_DIMENSION);

@@ -11,7 +11,7 @@ import dev.kiln.processor.KilnProcessor;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.IrPrinter;
+import dev.kiln.processor.ir.io.IrPrinter;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;

@@ -1,5 +1,12 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.io;
 
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

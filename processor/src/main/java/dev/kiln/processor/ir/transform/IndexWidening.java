@@ -1,4 +1,4 @@
-package dev.kiln.processor.codegen.cuda;
+package dev.kiln.processor.ir.transform;
 
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
@@ -13,19 +13,21 @@ import dev.kiln.processor.ir.UnaryOp;
  * more than 2^31 elements), but device arrays may, and an {@code int} product such as {@code b * 4
  * * H} would wrap before it reached them. Sums, differences and products of {@code int}s in an
  * index become {@code long} arithmetic; anything else (a data-dependent index, a division) is
- * computed as written and widened.
+ * computed as written and widened. The {@code plan} pass applies it to the operators it hands the
+ * CUDA writer; the CPU's kernels keep {@code int} indices.
  */
-final class IndexWidening {
+public final class IndexWidening {
   private IndexWidening() {}
 
-  static OperatorIr.Grid apply(OperatorIr.Grid op) {
+  /** {@code op} with every array index computed in 64 bits. */
+  public static OperatorIr.Grid apply(OperatorIr.Grid op) {
     ExprFactory f = new ExprFactory();
     Rewriter rewriter = new Rewriter(f, (original, rebuilt) ->
         rebuilt instanceof Expr.Load l ? f.load(l.array(), widen(f, l.index()), l.guard(), l.scope()) : rebuilt);
     return rewriter.rewrite(op, (stmt, index) -> widen(f, index));
   }
 
-  static Expr widen(ExprFactory f, Expr e) {
+  private static Expr widen(ExprFactory f, Expr e) {
     if (e.type() != ScalarType.INT) {
       return e;
     }

@@ -1,7 +1,13 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.analysis;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,5 +1,13 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.analysis;
 
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.kiln.processor.check;
+package dev.kiln.processor.ir.analysis;
 
 import dev.kiln.processor.ir.Poly;
 

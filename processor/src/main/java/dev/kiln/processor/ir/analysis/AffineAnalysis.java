@@ -1,5 +1,11 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.analysis;
 
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.UnaryOp;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
-package dev.kiln.processor.check;
+package dev.kiln.processor.ir.analysis;
 
-import dev.kiln.processor.ir.Affine;
-import dev.kiln.processor.ir.AffineAnalysis;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.analysis;
 
+import dev.kiln.processor.ir.Poly;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
