@@ -4,6 +4,7 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import dev.kiln.processor.artifacts.ClassArtifacts.Resource;
 import dev.kiln.processor.artifacts.ClassArtifacts;
+import dev.kiln.processor.artifacts.Namespace;
 import dev.kiln.processor.autodiff.GradientNames;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
@@ -117,7 +118,7 @@ final class ClassPipeline {
   private final TypeElement owner;
   private final List<ExecutableElement> methods;
   private final Gradients gradients;
-  private final Set<String> names = new HashSet<>();
+  private final Namespace names = new Namespace();
 
   // lower: the class's operators and composite bodies, complete (null until lower succeeds)
   private ClassIr classIr;
@@ -210,7 +211,7 @@ final class ClassPipeline {
         step.reporter().report(m, Message.INTERNAL_ERROR, m.getSimpleName(), OperatorProcessingStep.trace(e));
       }
     }
-    operators.forEach(op -> names.add(op.name()));
+    operators.forEach(op -> names.claim(op.name()));
     if (ok) {
       // the class's IR, complete: the passes after this one ask the front end for nothing
       Map<String, CompositeIr> composites = new LinkedHashMap<>();
@@ -524,10 +525,6 @@ final class ClassPipeline {
 
   /** {@code <operator>_<suffix>}, made unique among the class's operator names. */
   private String kernelName(String composite, String suffix) {
-    String name = composite + "_" + suffix;
-    while (!names.add(name)) {
-      name = name + "_";
-    }
-    return name;
+    return names.fresh(composite, suffix);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kiln.processor;
 
+import dev.kiln.processor.artifacts.Namespace;
 import dev.kiln.processor.autodiff.CompositeGradient;
 import dev.kiln.processor.autodiff.ElementwiseGradient;
 import dev.kiln.processor.autodiff.GradientNames;
@@ -84,7 +85,7 @@ final class Gradients {
    * The gradient composites of the class {@link #validate} checked, named {@code <op>Grad}; each
    * name is added to {@code names}.
    */
-  Result derive(List<ExecutableElement> methods, Set<String> names) {
+  Result derive(List<ExecutableElement> methods, Namespace names) {
     List<OperatorIr> operators = classIr.operators();
     List<CompositeIr> out = new ArrayList<>();
     List<OperatorIr> elementwise = new ArrayList<>();
@@ -99,11 +100,11 @@ final class Gradients {
         if (mine.name().equals(launcher)) {
           continue; // it is its own launcher
         }
-        if (names.contains(launcher)) {
+        if (names.taken(launcher)) {
           reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), launcher, op.name());
           continue;
         }
-        names.add(launcher);
+        names.claim(launcher);
         if (mine instanceof OperatorIr.Composite composite) {
           out.add(HandWritten.renamed(classIr.composite(composite), launcher));
         } else {
@@ -113,11 +114,11 @@ final class Gradients {
       }
       if (op instanceof OperatorIr.Elementwise map && ElementwiseGradient.applies(map)) {
         List<OperatorIr.Elementwise> grads = ElementwiseGradient.derive(map);
-        if (grads.stream().anyMatch(g -> names.contains(g.name()))) {
+        if (grads.stream().anyMatch(g -> names.taken(g.name()))) {
           reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), grads.get(0).name(), op.name());
           continue;
         }
-        grads.forEach(g -> names.add(g.name()));
+        grads.forEach(g -> names.claim(g.name()));
         elementwise.addAll(grads);
         continue;
       }
@@ -141,15 +142,15 @@ final class Gradients {
     CompositeIr get() throws NotDifferentiable;
   }
 
-  private void derive(OperatorIr op, ExecutableElement method, Set<String> names, List<CompositeIr> out, Derivation d) {
+  private void derive(OperatorIr op, ExecutableElement method, Namespace names, List<CompositeIr> out, Derivation d) {
     String name = GradientNames.launcher(op.name());
-    if (names.contains(name)) {
+    if (names.taken(name)) {
       reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), name, op.name());
       return;
     }
     try {
       out.add(d.get());
-      names.add(name);
+      names.claim(name);
     } catch (NotDifferentiable e) {
       note(op, method, e);
     } catch (CompositeGradient.Unavailable e) {

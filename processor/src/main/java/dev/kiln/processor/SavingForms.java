@@ -1,5 +1,6 @@
 package dev.kiln.processor;
 
+import dev.kiln.processor.artifacts.Namespace;
 import dev.kiln.processor.autodiff.CompositeGradient;
 import dev.kiln.processor.fusion.FusionPlan;
 import dev.kiln.processor.ir.CompositeIr;
@@ -31,7 +32,7 @@ final class SavingForms {
   }
 
   /** The pair for the forward plan {@code plan}'s composite, or null where saving gains nothing. */
-  static Pair of(FusionPlan plan, Gradients gradients, Set<String> names) {
+  static Pair of(FusionPlan plan, Gradients gradients, Namespace names) {
     CompositeIr c = plan.composite();
     Set<String> saved = new LinkedHashSet<>();
     for (CompositeIr.Temp t : plan.allocatedOnCpu()) {
@@ -41,7 +42,7 @@ final class SavingForms {
     }
     String forwardName = savingName(c.name());
     String backwardName = gradSavedName(c.name());
-    if (saved.isEmpty() || names.contains(forwardName) || names.contains(backwardName)
+    if (saved.isEmpty() || names.taken(forwardName) || names.taken(backwardName)
         || CompositeGradient.recomputedCalls(c, saved) >= CompositeGradient.recomputedCalls(c, Set.of())) {
       return null;
     }
@@ -49,8 +50,8 @@ final class SavingForms {
     if (backward == null) {
       return null;
     }
-    names.add(forwardName);
-    names.add(backwardName);
+    names.claim(forwardName);
+    names.claim(backwardName);
     return new Pair(CompositeGradient.saving(c, saved, forwardName), backward);
   }
 }
