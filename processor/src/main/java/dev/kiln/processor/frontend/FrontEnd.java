@@ -145,19 +145,19 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
       lowering.statement(v);
       String name = v.getName().toString();
       if (state.records.containsKey(name) && !structure.loops().isEmpty()) {
-        state.putRecord(name, state.records.get(name), state.record(name), Message.SHARED_LOCAL.format(v.getName()));
+        state.putRecord(name, state.records.get(name), state.record(name), Local.ReadOnly.shared(v.getName()));
       }
       Local declared = state.env.get(name);
       if (declared != null && !structure.loops().isEmpty()) {
         state.env.put(v.getName().toString(), new Local(declared.type(), declared.value(),
-            Message.SHARED_LOCAL.format(v.getName())));
+            Local.ReadOnly.shared(v.getName())));
       }
     }
     List<GridDim> grid = new ArrayList<>();
     for (GridStructure.Loop loop : structure.loops()) {
       Expr.Var var = f.newVar(loop.var(), ScalarType.INT, Expr.VarKind.GRID);
       grid.add(new GridDim(var, loop.extent(), loop.size()));
-      state.env.put(loop.var(), new Local(ScalarType.INT, var, "@Parallel loop variable '" + loop.var() + "' is assigned in the body"));
+      state.env.put(loop.var(), new Local(ScalarType.INT, var, Local.ReadOnly.parallelLoop(loop.var())));
       state.bounds.lowerBounds.put(var.name(), Poly.ZERO);
       state.bounds.sourceNames.put(var.name(), var.sourceName());
       state.bounds.upperBounds.put(var.name(), loop.size().subtract(Poly.ONE));

@@ -113,7 +113,7 @@ final class LoweringState {
   }
 
   /** Declares (or re-binds) the record local {@code name}; {@code value} null leaves it unassigned. */
-  void putRecord(String name, RecordType type, RecordValue value, String readOnlyReason) {
+  void putRecord(String name, RecordType type, RecordValue value, Local.ReadOnly readOnly) {
     records.put(name, type);
     for (int i = 0; i < type.components().size(); i++) {
       RecordType.Component c = type.components().get(i);
@@ -121,7 +121,7 @@ final class LoweringState {
       if (v != null) {
         name(v, componentKey(name, c.name()));
       }
-      env.put(componentKey(name, c.name()), new Local(c.type(), v, readOnlyReason));
+      env.put(componentKey(name, c.name()), new Local(c.type(), v, readOnly));
     }
   }
 

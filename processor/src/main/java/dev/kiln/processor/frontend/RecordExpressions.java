@@ -290,7 +290,7 @@ final class RecordExpressions {
     }
     LoweringState inner = state.forMethod(source, call.owner());
     if (receiver != null) {
-      inner.putRecord("this", receiver.type(), receiver, "the components of a record are final");
+      inner.putRecord("this", receiver.type(), receiver, Local.ReadOnly.recordComponent());
     }
     List<? extends VariableElement> params = m.getParameters();
     for (int i = 0; i < params.size(); i++) {

@@ -292,11 +292,11 @@ final class StatementLowering {
     RecordType type = state.records.get(name);
     for (RecordType.Component c : type.components()) {
       Local component = state.env.get(LoweringState.componentKey(name, c.name()));
-      if (component.readOnlyReason() != null) {
-        if (component.readOnlyReason().startsWith("[" + Message.SHARED_LOCAL.id() + "]")) {
+      if (component.readOnly() != null) {
+        if (component.readOnly().error() == Message.SHARED_LOCAL) {
           throw new KilnDiagnostic(target, Message.SHARED_LOCAL, name);
         }
-        throw new KilnDiagnostic(target, Message.RECORD_VALUE, "assigning '" + name + "' (" + component.readOnlyReason() + ")");
+        throw new KilnDiagnostic(target, Message.RECORD_VALUE, "assigning '" + name + "' (" + component.readOnly().reason() + ")");
       }
     }
     state.putRecord(name, type, expressions.records.lower(value, type), null);
@@ -347,13 +347,12 @@ final class StatementLowering {
       }
       throw new KilnDiagnostic(target, Message.OBJECT_USE, "assigning '" + name + "'");
     }
-    if (local.readOnlyReason() != null) {
-      String reason = local.readOnlyReason();
-      if (reason.startsWith("[" + Message.SHARED_LOCAL.id() + "]")) {
+    Local.ReadOnly readOnly = local.readOnly();
+    if (readOnly != null) {
+      if (readOnly.error() == Message.SHARED_LOCAL) {
         throw new KilnDiagnostic(target, Message.SHARED_LOCAL, name);
       }
-      throw new KilnDiagnostic(target, reason.startsWith("@Parallel") ? Message.PARALLEL_LOOP_FORM : Message.SEQUENTIAL_LOOP_FORM,
-          reason);
+      throw new KilnDiagnostic(target, readOnly.error(), readOnly.reason());
     }
     return local;
   }
@@ -547,7 +546,7 @@ final class StatementLowering {
     state.path = state.f.trueValue();
     state.scope = id;
     state.out = new ArrayList<>();
-    state.env.put(form.name(), new Local(indexType, index, "the loop variable '" + form.name() + "' is assigned in the body"));
+    state.env.put(form.name(), new Local(indexType, index, Local.ReadOnly.sequentialLoop(form.name())));
     if (loBound != null) {
       state.bounds.lowerBounds.put(index.name(), loBound);
     }

@@ -29,12 +29,27 @@ import java.util.function.IntSupplier;
 final class MergeAttempt {
   private final boolean merged;
   private final List<Stmt> body;
-  private final Map<Param.Array, String> reasons;
+  private final Map<Param.Array, TensorReason> reasons;
   private final String general;
   /** When the kernel before had to give up trailing grid dimensions to take the call: its new form. */
   private Group replacement;
 
-  private MergeAttempt(boolean merged, List<Stmt> body, Map<Param.Array, String> reasons, String general) {
+  /**
+   * Why one tensor the call reads from the kernel was or was not passed inside it: {@code forwarded}
+   * when the call uses the value stored at its worker directly (the producer's work is then part of
+   * its kernel), and the reason in words for the listing and the report.
+   */
+  private record TensorReason(boolean forwarded, String text) {
+    static TensorReason refused(String text) {
+      return new TensorReason(false, text);
+    }
+
+    TensorReason and(String more) {
+      return new TensorReason(forwarded, text + more);
+    }
+  }
+
+  private MergeAttempt(boolean merged, List<Stmt> body, Map<Param.Array, TensorReason> reasons, String general) {
     this.merged = merged;
     this.body = body;
     this.reasons = reasons;
@@ -49,7 +64,7 @@ final class MergeAttempt {
   Set<Param.Array> forwarded() {
     Set<Param.Array> out = new LinkedHashSet<>();
     reasons.forEach((t, r) -> {
-      if (r.startsWith(FORWARDED)) {
+      if (r.forwarded()) {
         out.add(t);
       }
     });
@@ -72,7 +87,8 @@ final class MergeAttempt {
   }
 
   String reason(Param.Array tensor) {
-    return reasons.get(tensor);
+    TensorReason r = reasons.get(tensor);
+    return r == null ? null : r.text();
   }
 
   String general() {
@@ -85,7 +101,7 @@ final class MergeAttempt {
       return general;
     }
     List<String> each = new ArrayList<>();
-    reasons.forEach((t, r) -> each.add("'" + t.name() + "': " + r));
+    reasons.forEach((t, r) -> each.add("'" + t.name() + "': " + r.text()));
     return each.isEmpty() ? "no rule let it join" : String.join("; ", each);
   }
 
@@ -118,16 +134,16 @@ final class MergeAttempt {
         MergeAttempt again = of(owned, c, related, f, dims, dimNames, loopIds, zeroed);
         if (again.merged()) {
           again.replacement = again.replacement == null ? owned : again.replacement;
-          again.reasons.replaceAll((t, r) -> r + "; the kernel before reduces by rows, so it runs its trailing grid"
-              + " dimensions as loops and one worker adds up each row's terms in order");
+          again.reasons.replaceAll((t, r) -> r.and("; the kernel before reduces by rows, so it runs its trailing grid"
+              + " dimensions as loops and one worker adds up each row's terms in order"));
           return again;
         }
       }
     }
     if (g.reduces) {
-      Map<Param.Array, String> why = new HashMap<>();
+      Map<Param.Array, TensorReason> why = new HashMap<>();
       for (Param.Array t : fromG) {
-        why.put(t, "'" + t.name() + "' is a @Reduce result: it is complete only after every worker of its kernel has added to it, so " + id + " starts a new kernel");
+        why.put(t, TensorReason.refused("'" + t.name() + "' is a @Reduce result: it is complete only after every worker of its kernel has added to it, so " + id + " starts a new kernel"));
       }
       return new MergeAttempt(false, null, why, "the kernel before accumulates a @Reduce result and takes no more calls");
     }
@@ -145,7 +161,7 @@ final class MergeAttempt {
       MergeAttempt again = of(demoted, c, related, f, dims, dimNames, loopIds);
       if (again.merged()) {
         again.replacement = demoted;
-        again.reasons.replaceAll((t, r) -> r + "; the kernel before runs its trailing grid dimensions as loops, so one worker owns a row");
+        again.reasons.replaceAll((t, r) -> r.and("; the kernel before runs its trailing grid dimensions as loops, so one worker owns a row"));
       }
       return again;
     }
@@ -186,7 +202,7 @@ final class MergeAttempt {
       }
     }
     int top = loops.isEmpty() ? 0 : loopIdsOf.get(loopIdsOf.size() - 1);
-    Map<Param.Array, String> reasons = new LinkedHashMap<>();
+    Map<Param.Array, TensorReason> reasons = new LinkedHashMap<>();
     List<Expr.Load> sameWorker = new ArrayList<>();
     ExprMapper m = new ExprMapper(f, vars, f::scalar, a -> a, s -> s == 0 ? top : s, null, load -> {
       if (!g.written.contains(load.array())) {
@@ -194,8 +210,8 @@ final class MergeAttempt {
       }
       Stmt.Store st = g.topLevelStore(load.array(), load.index());
       if (st != null) {
-        reasons.putIfAbsent(load.array(), FORWARDED
-            + (extends_ ? " by the loops that " + id + "'s extra grid dimensions became" : ""));
+        reasons.putIfAbsent(load.array(), new TensorReason(true, FORWARDED
+            + (extends_ ? " by the loops that " + id + "'s extra grid dimensions became" : "")));
         // a guarded load reads zero where its guard fails, and so must the value that replaces it
         return load.guard() instanceof Expr.Const k && k.isTrue() ? st.value()
             : f.select(load.guard(), st.value(), f.constant(load.type(), 0));
@@ -214,12 +230,12 @@ final class MergeAttempt {
     for (Expr.Load load : sameWorker) {
       for (Expr w : storeIndices(g.body, load.array())) {
         if (!sameWorker(w, load.index(), load.array().shape(), g.grid, gRanges, cRanges)) {
-          Map<Param.Array, String> why = new HashMap<>();
-          why.put(load.array(), id + " reads '" + load.array().name() + "' at elements that other workers of the kernel before may write, so it needs the whole array first");
+          Map<Param.Array, TensorReason> why = new HashMap<>();
+          why.put(load.array(), TensorReason.refused(id + " reads '" + load.array().name() + "' at elements that other workers of the kernel before may write, so it needs the whole array first"));
           return new MergeAttempt(false, null, why, "");
         }
       }
-      reasons.putIfAbsent(load.array(), "one kernel: each worker reads back only elements it wrote itself");
+      reasons.putIfAbsent(load.array(), new TensorReason(false, "one kernel: each worker reads back only elements it wrote itself"));
     }
     return new MergeAttempt(true, body, reasons, null);
   }
