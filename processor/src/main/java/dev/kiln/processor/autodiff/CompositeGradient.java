@@ -1,13 +1,13 @@
 package dev.kiln.processor.autodiff;
 
 import dev.kiln.processor.ir.ArrayRole;
-import dev.kiln.processor.ir.CompositeExpansion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
+import dev.kiln.processor.ir.transform.CompositeExpansion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

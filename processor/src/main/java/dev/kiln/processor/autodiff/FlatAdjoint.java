@@ -1,10 +1,8 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -12,6 +10,8 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,15 +1,9 @@
 package dev.kiln.processor.autodiff;
 
-import dev.kiln.processor.ir.analysis.IndexTerms;
-import dev.kiln.processor.ir.analysis.Injectivity;
-import dev.kiln.processor.ir.analysis.Term;
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.OperatorIr;
@@ -22,6 +16,12 @@ import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.SourceRef;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.Term;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

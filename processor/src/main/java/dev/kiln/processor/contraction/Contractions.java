@@ -1,7 +1,5 @@
 package dev.kiln.processor.contraction;
 
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
@@ -10,9 +8,11 @@ import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;

@@ -2,12 +2,12 @@ package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.ExprMapper;
-import dev.kiln.processor.ir.PolyExpr;
-import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.PolyExpr;
+import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.kiln.processor.fusion;
 
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
-import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

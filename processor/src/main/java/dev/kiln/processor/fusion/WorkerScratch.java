@@ -1,11 +1,8 @@
 package dev.kiln.processor.fusion;
 
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -13,6 +10,9 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,17 +1,17 @@
 package dev.kiln.processor.fusion;
 
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.ExprMapper;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

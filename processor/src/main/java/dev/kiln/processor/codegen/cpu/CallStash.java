@@ -1,14 +1,14 @@
 package dev.kiln.processor.codegen.cpu;
 
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

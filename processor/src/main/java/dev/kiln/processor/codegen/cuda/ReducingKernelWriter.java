@@ -1,13 +1,8 @@
 package dev.kiln.processor.codegen.cuda;
 
 import com.palantir.javapoet.CodeBlock;
-import dev.kiln.processor.ir.analysis.IndexTerms;
-import dev.kiln.processor.ir.analysis.Injectivity;
-import dev.kiln.processor.ir.analysis.Term;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
@@ -16,6 +11,11 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.Affine;
+import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.IndexTerms;
+import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.Term;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -40,12 +40,12 @@ public final class ClasspathOperators {
   }
 
   /** A class's operators by name, or why they could not be read. */
-  private record ClassIr(Map<String, OperatorIr> operators, String problem) {}
+  private record LoadedClass(Map<String, OperatorIr> operators, String problem) {}
 
   private final Filer filer;
   private final Elements elements;
   private final ExprFactory factory;
-  private final Map<String, ClassIr> classes = new HashMap<>();
+  private final Map<String, LoadedClass> classes = new HashMap<>();
 
   /** Reads through {@code filer}; builds the IR in {@code factory}. */
   public ClasspathOperators(Filer filer, Elements elements, ExprFactory factory) {
@@ -71,7 +71,7 @@ public final class ClasspathOperators {
 
   /** The IR of the operator {@code name} of {@code owner}. */
   public Lookup find(TypeElement owner, String name) {
-    ClassIr c = classes.computeIfAbsent(owner.getQualifiedName().toString(), k -> load(owner));
+    LoadedClass c = classes.computeIfAbsent(owner.getQualifiedName().toString(), k -> load(owner));
     if (c.problem() != null) {
       return Lookup.failed(c.problem());
     }
@@ -83,7 +83,7 @@ public final class ClasspathOperators {
     return new Lookup(op, null);
   }
 
-  private ClassIr load(TypeElement owner) {
+  private LoadedClass load(TypeElement owner) {
     String cls = owner.getQualifiedName().toString();
     IrResource resource = IrResource.of(owner, elements);
     String path = resource.path();
@@ -101,7 +101,7 @@ public final class ClasspathOperators {
     return factory.aside(() -> parse(cls, path, text));
   }
 
-  private ClassIr parse(String cls, String path, String text) {
+  private LoadedClass parse(String cls, String path, String text) {
     try {
       Map<String, OperatorIr> byName = new LinkedHashMap<>();
       List<OperatorIr> ops = new IrReader(factory).read(text);
@@ -111,7 +111,7 @@ public final class ClasspathOperators {
         }
         byName.put(op.name(), op);
       }
-      return new ClassIr(byName, null);
+      return new LoadedClass(byName, null);
     } catch (IrVersionException e) {
       return failed("class " + cls + " was compiled by another Kiln: its IR (" + path + ") is kiln-ir "
           + e.found() + ", but this Kiln" + KilnVersion.suffix() + " reads " + IrWriter.HEADER
@@ -122,7 +122,7 @@ public final class ClasspathOperators {
     }
   }
 
-  private static ClassIr failed(String problem) {
-    return new ClassIr(Map.of(), problem);
+  private static LoadedClass failed(String problem) {
+    return new LoadedClass(Map.of(), problem);
   }
 }

@@ -4,7 +4,6 @@ import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.Rewriter;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.UnaryOp;
 

@@ -1,5 +1,9 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.transform;
 
+import dev.kiln.processor.ir.CompositeIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.SourceRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

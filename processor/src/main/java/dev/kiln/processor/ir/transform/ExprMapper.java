@@ -1,5 +1,10 @@
-package dev.kiln.processor.ir;
+package dev.kiln.processor.ir.transform;
 
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
