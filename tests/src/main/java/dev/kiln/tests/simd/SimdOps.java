@@ -336,6 +336,14 @@ public final class SimdOps {
     }
   }
 
+  /** A division by a value every lane shares (computed without a vector division: the same floats). */
+  @Operator
+  public static void divided(@Dim int N, @Shape("N") float[] x, float d, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[i] / d;
+    }
+  }
+
   /** Dropout: KRandom.uniform at the worker's own index, the seed and stream shared by the lanes. */
   @Operator
   public static void drop(@Dim int N, @Shape("N") float[] x, int seed, float p, @Out @Shape("N") float[] y) {

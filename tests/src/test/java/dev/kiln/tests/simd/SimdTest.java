@@ -52,7 +52,7 @@ class SimdTest {
   @Test
   void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
     Map<String, String> expected = new LinkedHashMap<>();
-    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns", "drop",
+    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns", "drop", "divided",
         "drawRows", "drawNormal"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
@@ -100,7 +100,7 @@ class SimdTest {
         "functionsGrad_k0", "softmax", "softmax$rows$loop0", "weightedSoftmax",
         "weightedSoftmax$loop0", "weightedSoftmax$loop1", "folds", "partialRows", "rowSum", "columns", "firstMax",
         "softmaxGrad_k0", "columnFolds", "columnScaled", "columnScaledGrad_k0", "drop", "drawRows", "dropGrad_k0",
-        "drawNormal")),
+        "drawNormal", "divided")),
         methods.toString());
     for (String refused : new String[] {"strided", "withLog", "indexAsValue", "intOutput", "prefixSum", "overlappingStores",
         "drawStrided"}) {
@@ -148,6 +148,36 @@ class SimdTest {
     SimdOpsKernels.guarded(n, a, got);
     SimdOpsSimdKernels.guarded(0, n, n, a, direct);
     same("guarded", want, got, direct);
+  }
+
+  /**
+   * A division by a divisor every lane shares runs as a multiplication by its reciprocal with one
+   * exact correction, in range, and as a division elsewhere: the quotient's bits for divisors and
+   * dividends at every exponent, at the edges of that range and beyond it (zeros of both signs,
+   * subnormals, infinities, NaN).
+   */
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 100, 4099})
+  void aSharedDivisorGivesTheQuotientsBits(int n) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(n);
+    float[] x = data(n + 5, n);
+    for (int i = 1; i < n; i += 3) {
+      x[i] = Float.intBitsToFloat(random.nextInt()); // any bits: every exponent, NaNs, subnormals
+    }
+    float[] divisors = {3f, -7.5f, 1f / 3, 0.1f, 1e-30f, -1e30f, 0x1p-60f, 0x1p60f, 0x1p-61f, 0x1.fffffep60f,
+        Float.MIN_NORMAL, Float.MIN_VALUE, Float.MAX_VALUE, 0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
+        Float.NaN, Float.intBitsToFloat(0x3fffffff), Float.intBitsToFloat(random.nextInt())};
+    for (float d : divisors) {
+      for (float[] dividends : new float[][] {x, Data.floats(n, n, 0f, 1f)}) {
+        float[] want = new float[n];
+        float[] got = new float[n];
+        float[] direct = new float[n];
+        SimdOps.divided(n, dividends, d, want);
+        SimdOpsKernels.divided(n, dividends, d, got);
+        SimdOpsSimdKernels.divided(0, n, n, dividends, d, direct);
+        same("divided by " + d, want, got, direct);
+      }
+    }
   }
 
   /**
