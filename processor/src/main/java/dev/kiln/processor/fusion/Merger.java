@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.transform.DeadStores;
 import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.kiln.processor.fusion;
+package dev.kiln.processor.ir.transform;
 
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Param;
@@ -14,10 +14,11 @@ import java.util.function.Predicate;
  * Removes the stores of arrays nobody reads, then the loops left with no effect whose results no
  * kept statement uses. Walks backwards, collecting the variables that kept statements need.
  */
-final class DeadStores {
+public final class DeadStores {
   private DeadStores() {}
 
-  static List<Stmt> prune(List<Stmt> body, Predicate<Param.Array> live) {
+  /** {@code body} without the stores of arrays {@code live} rejects, and the loops that leaves with no effect. */
+  public static List<Stmt> prune(List<Stmt> body, Predicate<Param.Array> live) {
     return prune(body, live, new HashSet<>());
   }
 
@@ -55,7 +56,7 @@ final class DeadStores {
   }
 
   /** Whether {@code body} stores or accumulates into {@code a}. */
-  static boolean writes(List<Stmt> body, Param.Array a) {
+  public static boolean writes(List<Stmt> body, Param.Array a) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a
           || s instanceof Stmt.Loop l && writes(l.body(), a)) {
