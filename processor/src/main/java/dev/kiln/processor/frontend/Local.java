@@ -32,7 +32,11 @@ record Local(ScalarType type, Expr value, ReadOnly readOnly) {
       return new ReadOnly(Message.SEQUENTIAL_LOOP_FORM, "the loop variable '" + name + "' is assigned in the body");
     }
 
-    /** A component of the record whose method is being inlined. */
+    /**
+     * A component of the record whose method is being inlined. Assigning one by its own name cannot
+     * be written in Java (a record's fields are final); the error is the one a read-only local
+     * without a kind of its own always got.
+     */
     static ReadOnly recordComponent() {
       return new ReadOnly(Message.SEQUENTIAL_LOOP_FORM, "the components of a record are final");
     }

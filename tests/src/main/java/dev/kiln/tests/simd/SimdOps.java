@@ -336,7 +336,7 @@ public final class SimdOps {
     }
   }
 
-  /** A division by a value every lane shares (computed without a vector division: the same floats). */
+  /** A division by a value every lane shares. */
   @Operator
   public static void divided(@Dim int N, @Shape("N") float[] x, float d, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {

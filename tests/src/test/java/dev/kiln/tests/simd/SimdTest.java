@@ -151,10 +151,9 @@ class SimdTest {
   }
 
   /**
-   * A division by a divisor every lane shares runs as a multiplication by its reciprocal with one
-   * exact correction, in range, and as a division elsewhere: the quotient's bits for divisors and
-   * dividends at every exponent, at the edges of that range and beyond it (zeros of both signs,
-   * subnormals, infinities, NaN).
+   * A division by a divisor every lane shares gives the quotient's bits for divisors and dividends
+   * at every exponent (zeros of both signs, subnormals, infinities, NaN, the edges of the range in
+   * which a reciprocal-and-correction form was once tried; see docs/BENCHMARKS.md).
    */
   @ParameterizedTest(name = "N={0}")
   @ValueSource(ints = {0, 1, 15, 16, 17, 100, 4099})

@@ -353,9 +353,6 @@ final class VectorBody {
 
   private CodeBlock binary(Expr.Binary b) {
     CodeBlock l = vector(b.left());
-    if (b.op() == BinaryOp.DIV && !plan.varying(b.right())) {
-      return quotient(l, b.right());
-    }
     CodeBlock r = vector(b.right());
     switch (b.op()) {
       case ADD: return CodeBlock.of("$L.add($L)", l, r);
@@ -368,36 +365,6 @@ final class VectorBody {
         return CodeBlock.of("$L.compare($T.$L, $L)", l, VECTOR_OPERATORS, comparison(b.op()), r);
     }
   }
-
-  /**
-   * {@code l / d} for a divisor {@code d} the same in every lane, Java's correctly rounded quotient
-   * without a vector division: {@code q = l * (1 / d)}, then one correction {@code q + (l - q * d) *
-   * (1 / d)} with the residual exact by fused multiply-add. With {@code 1 / d} correctly rounded and
-   * {@code q} within an ulp of the quotient, the corrected value is the correctly rounded quotient
-   * (Markstein's theorem) as long as nothing overflows or underflows: taken when {@code |d|} and every
-   * lane's {@code |l|} lie in [2^-60, 2^60] (zeros, subnormals, infinities and NaNs excluded), else
-   * the vector division. A vector division takes several times an FMA's throughput (softmax's last
-   * loop).
-   */
-  private CodeBlock quotient(CodeBlock l, Expr divisor) {
-    CodeBlock d = scalar(divisor);
-    String recip = names.fresh("recip");
-    out.addStatement("final float $N = 1f / $L", recip, d);
-    String q = names.fresh("q");
-    out.addStatement("final $T $N = $L.mul($N)", FLOAT_VECTOR, q, l, recip);
-    String magnitude = names.fresh("magnitude");
-    out.addStatement("final $T $N = $L.abs()", FLOAT_VECTOR, magnitude, l);
-    String inRange = names.fresh("inRange");
-    out.addStatement("final boolean $N = $T.abs($L) >= $L && $T.abs($L) <= $L && $N.compare($T.GE, $L).and($N.compare($T.LE, $L)).allTrue()",
-        inRange, Math.class, d, SMALLEST_EXACT, Math.class, d, LARGEST_EXACT, magnitude, VECTOR_OPERATORS, SMALLEST_EXACT,
-        magnitude, VECTOR_OPERATORS, LARGEST_EXACT);
-    return CodeBlock.of("($N ? $N.fma($T.broadcast($N, -($L)), $L).fma($T.broadcast($N, $N), $N) : $L.div($T.broadcast($N, $L)))",
-        inRange, q, FLOAT_VECTOR, SPECIES, d, l, FLOAT_VECTOR, SPECIES, recip, q, l, FLOAT_VECTOR, SPECIES, d);
-  }
-
-  /** The range of dividends and divisors whose quotient {@link #quotient} corrects exactly. */
-  private static final String SMALLEST_EXACT = "0x1p-60f";
-  private static final String LARGEST_EXACT = "0x1p60f";
 
   private static String comparison(BinaryOp op) {
     switch (op) {
