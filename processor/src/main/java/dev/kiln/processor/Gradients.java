@@ -100,11 +100,10 @@ final class Gradients {
         if (mine.name().equals(launcher)) {
           continue; // it is its own launcher
         }
-        if (names.taken(launcher)) {
+        if (!names.claim(launcher)) {
           reporter.report(method, Message.GRADIENT_NAME_TAKEN, op.name(), launcher, op.name());
           continue;
         }
-        names.claim(launcher);
         if (mine instanceof OperatorIr.Composite composite) {
           out.add(HandWritten.renamed(classIr.composite(composite), launcher));
         } else {

@@ -194,8 +194,7 @@ public final class GridGradient {
     params.addAll(extra);
     params.addAll(reads.values());
     params.add(dx);
-    OperatorIr.Grid gatherOp = new OperatorIr.Grid(built.owner(), built.name(), params, built.grid(),
-        built.body(), Map.of());
+    OperatorIr.Grid gatherOp = built.withParams(params); // a gather has no source names
     Map<String, Poly> extents = new HashMap<>();
     for (int d = 0; d < gatherOp.grid().size(); d++) {
       Param.Scalar e = gatherOp.grid().get(d).extent();

@@ -179,8 +179,7 @@ final class CompositeLowering {
     }
     ExecutableElement element = target.element();
     if (element.getReturnType().getKind().isPrimitive()) {
-      throw new KilnDiagnostic(call, Message.COMPOSITE_STATEMENT, "a call of the elementwise operator '"
-          + element.getSimpleName() + "' (call it inside a grid operator's worker)");
+      throw elementwiseCall(call, element);
     }
     OperatorIr ir = callees.operator(element, call);
     List<? extends ExpressionTree> args = call.getArguments();
@@ -208,9 +207,14 @@ final class CompositeLowering {
       signature.params().forEach(p -> taken.add(p.name()));
       new CompositeExpansion(callees.composite(composite), dims, bound, temps, taken, TreeRef.of(call), line, this::nextId).expandInto(calls);
     } else {
-      throw new KilnDiagnostic(call, Message.COMPOSITE_STATEMENT, "a call of the elementwise operator '"
-          + element.getSimpleName() + "' (call it inside a grid operator's worker)");
+      throw elementwiseCall(call, element); // a map: refused above by its return type already
     }
+  }
+
+  /** A composite calls grid operators and composites; a map is called inside a worker. */
+  private static KilnDiagnostic elementwiseCall(Tree call, ExecutableElement element) {
+    return new KilnDiagnostic(call, Message.COMPOSITE_STATEMENT, "a call of the elementwise operator '"
+        + element.getSimpleName() + "' (call it inside a grid operator's worker)");
   }
 
   private String nextId(String callee) {

@@ -119,8 +119,7 @@ final class FirstMatch {
     carried.removeIf(c -> c.phi() == flag.phi());
     body.set(at, new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), carried, l.body(), l.origin()));
     body.add(at, searchLoop);
-    return new OperatorIr.Grid(rewritten.owner(), rewritten.name(), rewritten.params(),
-        rewritten.grid(), body, rewritten.names());
+    return rewritten.withBody(body);
   }
 
   /** A new variable named {@code name}, suffixed until no variable of the operator has its name. */

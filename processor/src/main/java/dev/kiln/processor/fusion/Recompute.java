@@ -191,8 +191,7 @@ public final class Recompute {
     OperatorIr.Grid rewritten = self[0].rewrite(op, (s, index) -> index);
     List<Param> params = new ArrayList<>(rewritten.params());
     params.removeIf(p -> p.name().equals(c.array().name()));
-    return new OperatorIr.Grid(rewritten.owner(), rewritten.name(), params,
-        rewritten.grid(), withoutStores(rewritten.body(), c.array().name()), rewritten.names());
+    return rewritten.withParams(params).withBody(withoutStores(rewritten.body(), c.array().name()));
   }
 
   private static List<Stmt> withoutStores(List<Stmt> body, String array) {

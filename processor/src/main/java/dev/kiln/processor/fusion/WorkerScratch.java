@@ -92,8 +92,7 @@ final class WorkerScratch {
             : load);
     List<Param> params = new ArrayList<>();
     op.params().forEach(p -> params.add(p instanceof Param.Array a ? scratch.getOrDefault(a, a) : p));
-    return new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), rebaseStores(m.map(op.body()), offsets),
-        op.names());
+    return op.withParams(params).withBody(rebaseStores(m.map(op.body()), offsets));
   }
 
   /**

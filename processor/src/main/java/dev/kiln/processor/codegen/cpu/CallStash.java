@@ -211,8 +211,7 @@ final class CallStash {
     }
     List<dev.kiln.processor.ir.Param> params = new ArrayList<>(op.params());
     params.add(kept);
-    return new OperatorIr.Grid(op.owner(), op.name(), params, op.grid(), body,
-        op.names());
+    return op.withParams(params).withBody(body);
   }
 
   private static boolean plain(Stmt.Loop l) {
@@ -392,7 +391,6 @@ final class CallStash {
     List<Stmt> body = new ArrayList<>(op.body());
     body.set(i, newFirst);
     body.set(j, newLater);
-    return new OperatorIr.Grid(op.owner(), op.name(), op.params(), op.grid(), body,
-        op.names());
+    return op.withBody(body);
   }
 }
