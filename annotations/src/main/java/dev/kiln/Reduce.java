@@ -12,6 +12,11 @@ import java.lang.annotation.Target;
  * min(m[0], e)}. Several workers may update the same element; Kiln combines their contributions
  * with a parallel tree reduction and then folds the result into the element's initial value,
  * exactly as the plain-Java loop does (up to floating-point reassociation).
+ *
+ * <p>An array of records is a user monoid: {@code @Out @Reduce MeanVar[] s}, updated only as {@code
+ * s[i] = s[i].combine(e)} (or {@code s[i] = MeanVar.combine(s[i], e)}) with a method that combines
+ * two values of the record associatively, and a static {@link Identity} method giving its unit.
+ * Workers' partial results are combined by that method in a fixed tree.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -131,4 +131,43 @@ class IrPrinterTest {
     assertThat(c).succeededWithoutWarnings();
     assertThat(c).generatedSourceFile("ir.RaceFreeKernels");
   }
+
+  /** A user monoid: its method printed once as a {@code monoid} block, each update as a {@code combine}. */
+  @Test
+  void aUserMonoidPrintsItsMethodOnceAndEachUpdate() throws IOException {
+    JavaFileObject source = JavaFileObjects.forSourceLines("m.Totals",
+        "package m;",
+        "import dev.kiln.*;",
+        "public final class Totals {",
+        "  public record Sum(float s, int n) {",
+        "    @Identity public static Sum zero() { return new Sum(0f, 0); }",
+        "    public Sum plus(Sum o) { return new Sum(s + o.s, n + o.n); }",
+        "  }",
+        "  @Operator public static void total(@Dim int N, @Shape(\"N\") float[] x, @Out @Reduce @Shape(\"1\") Sum[] r) {",
+        "    for (@Parallel int i = 0; i < N; i++) {",
+        "      r[0] = r[0].plus(new Sum(x[i], 1));",
+        "    }",
+        "  }",
+        "}");
+    Compilation c = javac().withProcessors(new KilnProcessor()).compile(source);
+    assertThat(c).succeeded();
+    String text = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/m/Totals.ir.txt").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(text.substring(text.indexOf("operator total"))).isEqualTo(String.join("\n",
+        "operator total grid",
+        "  param N: i32 dim",
+        "  param x: in f32[N]",
+        "  param r_s: reduce f32[1]",
+        "  param r_n: reduce i32[1]",
+        "  parallel i < N",
+        "  monoid Sum.plus (a_s, a_n) (b_s, b_n) {",
+        "    %0 = add f32 a_s, b_s",
+        "    %1 = add i32 a_n, b_n",
+        "    -> (%0, %1)",
+        "    identity (0.0f, 0)",
+        "  }",
+        "  %2 = load x[i]",
+        "  combine Sum.plus (r_s, r_n)[0] <- (%2, 1)",
+        ""));
+  }
 }

@@ -62,6 +62,7 @@ public final class InPlace {
   private static boolean writes(List<Stmt> body, Param.Array out) {
     for (Stmt s : body) {
       if ((s instanceof Stmt.Store st && st.array() == out) || (s instanceof Stmt.Accumulate a && a.array() == out)
+          || (s instanceof Stmt.Combine c && c.arrays().contains(out))
           || (s instanceof Stmt.Loop l && writes(l.body(), out))) {
         return true;
       }

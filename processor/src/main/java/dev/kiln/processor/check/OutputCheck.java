@@ -41,6 +41,8 @@ public final class OutputCheck implements IrCheck {
         written.add(st.array());
       } else if (s instanceof Stmt.Accumulate acc) {
         written.add(acc.array());
+      } else if (s instanceof Stmt.Combine c) {
+        written.addAll(c.arrays());
       } else if (s instanceof Stmt.Loop loop) {
         collect(loop.body(), written);
       }

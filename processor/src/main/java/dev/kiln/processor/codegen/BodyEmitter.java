@@ -2,6 +2,7 @@ package dev.kiln.processor.codegen;
 
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Monoid;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ReduceKind;
 import dev.kiln.processor.ir.ScalarType;
@@ -81,6 +82,9 @@ public final class BodyEmitter {
       } else if (s instanceof Stmt.Accumulate a) {
         use(a.index(), seen);
         use(a.value(), seen);
+      } else if (s instanceof Stmt.Combine c) {
+        use(c.index(), seen);
+        c.values().forEach(v -> use(v, seen));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         use(l.lo(), seen);
@@ -223,6 +227,8 @@ public final class BodyEmitter {
         guarded(st.guard(), write);
       } else if (s instanceof Stmt.Accumulate a) {
         guarded(a.guard(), accumulate(a));
+      } else if (s instanceof Stmt.Combine c) {
+        guarded(c.guard(), combine(c));
       } else {
         loop((Stmt.Loop) s);
       }
@@ -261,6 +267,63 @@ public final class BodyEmitter {
     CodeBlock accumulate = syntax.accumulate(a.op(), a.array().elementType(), t, index, value);
     String[] check = checked.get(a.array());
     return check == null ? accumulate : inBounds(index, check[0], check[1], accumulate);
+  }
+
+  /**
+   * {@code r[i] = r[i].m(value)} over the component arrays: each component of {@code r[i]} and of
+   * the value read into a local, the monoid's method ({@link #combineCode}), then each component
+   * stored.
+   */
+  private CodeBlock combine(Stmt.Combine c) {
+    CodeBlock index = c.index().operands().isEmpty() ? index(c.index()) : CodeBlock.of("$N", materializeIndex(c.index(), depth()));
+    List<CodeBlock> values = new ArrayList<>();
+    c.values().forEach(v -> values.add(expr(v)));
+    Monoid m = c.monoid();
+    CodeBlock.Builder code = CodeBlock.builder();
+    List<String> left = new ArrayList<>();
+    List<String> right = new ArrayList<>();
+    for (int i = 0; i < m.size(); i++) {
+      ScalarType t = c.arrays().get(i).elementType();
+      String a = names.fresh(syntax.identifier(c.param() + "_" + m.components().get(i)));
+      String b = names.fresh(syntax.identifier("term_" + m.components().get(i)));
+      code.addStatement("$L $N = $N[$L]", syntax.constType(t), a, target(c.arrays().get(i)), index);
+      code.addStatement("$L $N = $L", syntax.constType(t), b, values.get(i));
+      left.add(a);
+      right.add(b);
+    }
+    List<String> results = new ArrayList<>();
+    code.add(combineCode(syntax, names, m, left, right, results));
+    for (int i = 0; i < m.size(); i++) {
+      code.addStatement("$N[$L] = $N", target(c.arrays().get(i)), index, results.get(i));
+    }
+    String[] check = checked.get(c.arrays().get(0));
+    return check == null ? code.build() : inBounds(index, check[0], check[1], code.build());
+  }
+
+  /**
+   * Statements declaring one local per component of {@code monoid}'s method applied to the locals
+   * {@code left} and {@code right} (its operands' components); the locals' names are added to
+   * {@code results}. The method's nodes are emitted afresh each time, by an emitter of their own.
+   */
+  public static CodeBlock combineCode(Syntax syntax, Names names, Monoid monoid, List<String> left, List<String> right,
+      List<String> results) {
+    BodyEmitter method = new BodyEmitter(syntax, names, Map.of());
+    method.countUses(List.of(), monoid.combined());
+    method.openScope();
+    for (int i = 0; i < monoid.size(); i++) {
+      method.bind(monoid.left().get(i), left.get(i), 0);
+      method.bind(monoid.right().get(i), right.get(i), 0);
+    }
+    method.setWorkerDepth(0);
+    List<CodeBlock> values = new ArrayList<>();
+    monoid.combined().forEach(e -> values.add(method.expr(e)));
+    for (int i = 0; i < monoid.size(); i++) {
+      String r = names.fresh(syntax.identifier("combined_" + monoid.components().get(i)));
+      method.add(CodeBlock.builder().addStatement("$L $N = $L", syntax.constType(monoid.combined().get(i).type()), r,
+          values.get(i)).build());
+      results.add(r);
+    }
+    return method.closeScope();
   }
 
   /** {@code access} where {@code 0 <= index < length}, else {@code flag[0] = 1} (device code cannot throw). */

@@ -70,7 +70,7 @@ final class ContractionMatcher {
 
   private static boolean hasAccumulation(List<Stmt> body) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return true;
       }
       if (s instanceof Stmt.Loop l && hasAccumulation(l.body())) {

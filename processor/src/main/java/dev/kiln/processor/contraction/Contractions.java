@@ -149,6 +149,9 @@ public final class Contractions {
       } else if (s instanceof Stmt.Accumulate a) {
         roots.add(a.index());
         roots.add(a.value());
+      } else if (s instanceof Stmt.Combine c) {
+        roots.add(c.index());
+        roots.addAll(c.values());
       } else if (s instanceof Stmt.Loop l) {
         roots.add(l.lo());
         roots.add(l.hi());

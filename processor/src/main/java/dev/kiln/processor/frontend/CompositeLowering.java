@@ -181,6 +181,14 @@ final class CompositeLowering {
     if (element.getReturnType().getKind().isPrimitive()) {
       throw elementwiseCall(call, element);
     }
+    for (var p : element.getParameters()) {
+      if (p.asType() instanceof javax.lang.model.type.ArrayType array
+          && RecordType.recordElement(array.getComponentType()) != null) {
+        throw new KilnDiagnostic(call, Message.MONOID_FORM, "a composite calls " + element.getSimpleName()
+            + ", which reduces into the array of records '" + p.getSimpleName() + "' (composites pass arrays of"
+            + " numbers; call it from Java)");
+      }
+    }
     OperatorIr ir = callees.operator(element, call);
     List<? extends ExpressionTree> args = call.getArguments();
     List<Param> params = ir.params();

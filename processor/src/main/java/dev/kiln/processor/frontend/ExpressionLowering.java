@@ -318,6 +318,9 @@ final class ExpressionLowering {
     if (t.getExpression() instanceof IdentifierTree id && state.env.containsKey(id.getName().toString())) {
       throw new KilnDiagnostic(t, Message.UNSUPPORTED_EXPRESSION, "indexing the local '" + id + "'");
     }
+    if (t.getExpression() instanceof IdentifierTree id && state.signature.recordArray(id.getName().toString()) != null) {
+      throw new KilnDiagnostic(t, Message.MONOID_FORM, "'" + t + "' is used outside an update r[i] = r[i].m(e)");
+    }
     throw new KilnDiagnostic(
         t.getExpression(), Message.UNSUPPORTED_EXPRESSION, "indexing '" + t.getExpression() + "' (only array parameters can be indexed)");
   }

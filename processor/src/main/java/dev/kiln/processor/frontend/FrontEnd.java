@@ -132,6 +132,11 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
           signature.params(), signature.resultType(), lowering.result(), state.exprNames);
     }
     if (CompositeLowering.isComposite(body.getStatements(), state.names)) {
+      if (!signature.recordArrays().isEmpty()) {
+        Signature.RecordArray r = signature.recordArrays().get(0);
+        throw new KilnDiagnostic(op.tree().getParameters().get(r.position()), Message.MONOID_FORM,
+            "'" + r.name() + "' is an array of records in a composite (composites pass arrays of numbers)");
+      }
       CompositeIr composite = new CompositeLowering(reporter, op, signature, state.names, this, trees).lower(body.getStatements());
       if (composite == null) {
         return null;
@@ -163,6 +168,10 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
       state.bounds.upperBounds.put(var.name(), loop.size().subtract(Poly.ONE));
     }
     lowering.statement(structure.worker());
+    for (Signature.RecordArray r : lowering.neverCombined()) {
+      reporter.report(op.tree().getParameters().get(r.position()), op.unit(), Message.MONOID_FORM,
+          "'" + r.name() + "' is never updated");
+    }
     SuppressWarnings suppressed = op.element().getAnnotation(SuppressWarnings.class);
     boolean quiet = suppressed != null && java.util.Arrays.asList(suppressed.value()).contains(Message.INDEX_MAY_BE_OUT_OF_BOUNDS.id());
     for (BoundsCheck.Warning w : quiet ? List.<BoundsCheck.Warning>of() : state.bounds.warnings()) {

@@ -70,6 +70,14 @@ final class RecordExpressions {
         TypeElement returned = RecordType.recordElement(call.method().getReturnType());
         return returned == null ? null : RecordType.of(returned, t, state.inliner);
       }
+      case ARRAY_ACCESS: {
+        ExpressionTree array = ((com.sun.source.tree.ArrayAccessTree) t).getExpression();
+        if (array instanceof IdentifierTree id && !state.env.containsKey(id.getName().toString())
+            && state.signature.recordArray(id.getName().toString()) != null) {
+          throw new KilnDiagnostic(t, Message.MONOID_FORM, "'" + t + "' is used outside an update r[i] = r[i].m(e)");
+        }
+        return null;
+      }
       case CONDITIONAL_EXPRESSION: {
         ConditionalExpressionTree c = (ConditionalExpressionTree) t;
         RecordType a = typeOf(c.getTrueExpression());
@@ -272,35 +280,15 @@ final class RecordExpressions {
       }
     }
     String what = call.owner().name() + "." + m.getSimpleName();
-    TypeMirror returned = m.getReturnType();
-    TypeElement returnedRecord = RecordType.recordElement(returned);
-    ScalarType returnedScalar = RecordType.scalar(returned);
-    if (returnedRecord == null && returnedScalar == null) {
-      throw new KilnDiagnostic(t, Message.RECORD_FORM, call.owner().name(),
-          "its method '" + m.getSimpleName() + "' returns " + returned + " (methods an operator calls return a number, a boolean or a record)");
-    }
-    OperatorSource source = state.inliner.source(m);
-    if (source == null || source.tree().getBody() == null) {
-      throw new KilnDiagnostic(t, Message.RECORD_FORM, call.owner().name(),
-          "the body of " + what + " is not compiled with this operator (Kiln inlines record methods from their"
-              + " source; declare the record in this module)");
-    }
-    if (state.inlining.contains(m)) {
-      throw new KilnDiagnostic(t, Message.RECURSION, what, state.inlining.peekLast().getSimpleName());
-    }
-    LoweringState inner = state.forMethod(source, call.owner());
-    if (receiver != null) {
-      inner.putRecord("this", receiver.type(), receiver, Local.ReadOnly.recordComponent());
-    }
     List<? extends VariableElement> params = m.getParameters();
+    List<Object> args = new ArrayList<>();
     for (int i = 0; i < params.size(); i++) {
       VariableElement p = params.get(i);
       ExpressionTree arg = t.getArguments().get(i);
       String name = p.getSimpleName().toString();
       TypeElement record = RecordType.recordElement(p.asType());
       if (record != null) {
-        RecordType type = RecordType.of(record, arg, state.inliner);
-        inner.putRecord(name, type, lower(arg, type), null);
+        args.add(lower(arg, RecordType.of(record, arg, state.inliner)));
         continue;
       }
       ScalarType type = RecordType.scalar(p.asType());
@@ -309,9 +297,50 @@ final class RecordExpressions {
             "the parameter '" + name + "' of '" + m.getSimpleName() + "' is a " + p.asType()
                 + " (parameters are float, double, int, long, boolean or records)");
       }
-      inner.env.put(name, new Local(type, scalarArgument(arg, type, "parameter '" + name + "' of " + what + " is"), null));
+      args.add(scalarArgument(arg, type, "parameter '" + name + "' of " + what + " is"));
     }
-    RecordType resultRecord = returnedRecord == null ? null : RecordType.of(returnedRecord, t, state.inliner);
+    return invoke(m, call.owner(), receiver, args, t);
+  }
+
+  /**
+   * Inlines the record method {@code m} of {@code owner} on lowered arguments: {@code receiver}
+   * (null for a static method) and one {@link RecordValue} or {@link Expr} per parameter, of the
+   * parameter's type. An {@link Expr} for a method returning a scalar, a {@link RecordValue} for one
+   * returning a record; {@code at} is where errors are reported.
+   */
+  Object invoke(ExecutableElement m, RecordType owner, RecordValue receiver, List<Object> args, Tree at) {
+    String what = owner.name() + "." + m.getSimpleName();
+    TypeMirror returned = m.getReturnType();
+    TypeElement returnedRecord = RecordType.recordElement(returned);
+    ScalarType returnedScalar = RecordType.scalar(returned);
+    if (returnedRecord == null && returnedScalar == null) {
+      throw new KilnDiagnostic(at, Message.RECORD_FORM, owner.name(),
+          "its method '" + m.getSimpleName() + "' returns " + returned + " (methods an operator calls return a number, a boolean or a record)");
+    }
+    OperatorSource source = state.inliner.source(m);
+    if (source == null || source.tree().getBody() == null) {
+      throw new KilnDiagnostic(at, Message.RECORD_FORM, owner.name(),
+          "the body of " + what + " is not compiled with this operator (Kiln inlines record methods from their"
+              + " source; declare the record in this module)");
+    }
+    if (state.inlining.contains(m)) {
+      throw new KilnDiagnostic(at, Message.RECURSION, what, state.inlining.peekLast().getSimpleName());
+    }
+    LoweringState inner = state.forMethod(source, owner);
+    if (receiver != null) {
+      inner.putRecord("this", receiver.type(), receiver, Local.ReadOnly.recordComponent());
+    }
+    List<? extends VariableElement> params = m.getParameters();
+    for (int i = 0; i < params.size(); i++) {
+      String name = params.get(i).getSimpleName().toString();
+      if (args.get(i) instanceof RecordValue r) {
+        inner.putRecord(name, r.type(), r, null);
+      } else {
+        Expr e = (Expr) args.get(i);
+        inner.env.put(name, new Local(e.type(), e, null));
+      }
+    }
+    RecordType resultRecord = returnedRecord == null ? null : RecordType.of(returnedRecord, at, state.inliner);
     StatementLowering body = new StatementLowering(inner, source, resultRecord, returnedScalar);
     state.inlining.addLast(m);
     try {

@@ -47,10 +47,31 @@ public final class SignatureReader {
       }
     }
     List<Param> params = new ArrayList<>();
+    List<Signature.RecordArray> recordArrays = new ArrayList<>();
     for (int i = 0; i < elements.size(); i++) {
+      if (isRecordArray(elements.get(i))) {
+        Signature.RecordArray records = recordArray(op, i, elements.get(i), trees.get(i), dims);
+        if (records != null) {
+          recordArrays.add(records);
+          params.addAll(records.components());
+        }
+        continue;
+      }
       Param p = param(op, i, elements.get(i), trees.get(i), dims);
       if (p != null) {
         params.add(p);
+      }
+    }
+    Set<String> names = new java.util.HashSet<>();
+    for (Param p : params) {
+      if (!names.add(p.name())) { // a component's array named as another parameter
+        Signature.RecordArray owner = recordArrays.stream().filter(r -> r.components().contains(p)).findFirst()
+            .orElse(recordArrays.isEmpty() ? null : recordArrays.get(0));
+        if (owner != null) {
+          reporter.report(trees.get(owner.position()), op.unit(), Message.MONOID_FORM,
+              "the array of the components of '" + owner.name() + "' would be named '" + p.name()
+                  + "', as another parameter is (rename one)");
+        }
       }
     }
     TypeMirror ret = op.element().getReturnType();
@@ -79,7 +100,61 @@ public final class SignatureReader {
         }
       }
     }
-    return reporter.errorCount() == before ? new Signature(kind, params, resultType) : null;
+    if (kind != OperatorKind.GRID && !recordArrays.isEmpty()) {
+      reporter.report(trees.get(recordArrays.get(0).position()), op.unit(), Message.MONOID_FORM,
+          "'" + recordArrays.get(0).name() + "' is an array of records in an operator that returns a value");
+    }
+    return reporter.errorCount() == before ? new Signature(kind, params, resultType, recordArrays) : null;
+  }
+
+  /**
+   * A parameter {@code R[] name} of a record type {@code R} as its components' arrays, each {@code
+   * @Out @Reduce} with the parameter's shape ({@link #isRecordArray}); null after reporting what
+   * is wrong with it.
+   */
+  private static boolean isRecordArray(VariableElement element) {
+    return element.asType() instanceof ArrayType array
+        && array.getComponentType() instanceof javax.lang.model.type.DeclaredType declared
+        && declared.asElement().getKind() == javax.lang.model.element.ElementKind.RECORD;
+  }
+
+  private Signature.RecordArray recordArray(
+      OperatorSource op, int position, VariableElement element, VariableTree tree, Set<String> dims) {
+    javax.lang.model.element.TypeElement record = (javax.lang.model.element.TypeElement)
+        ((javax.lang.model.type.DeclaredType) ((ArrayType) element.asType()).getComponentType()).asElement();
+    String name = element.getSimpleName().toString();
+    if (!Annotations.has(element, Annotations.OUT) || !Annotations.has(element, Annotations.REDUCE)) {
+      reporter.report(tree, op.unit(), Message.MONOID_FORM,
+          "'" + name + "' is an array of " + record.getSimpleName() + " records that is not @Out @Reduce"
+              + " (arrays of records are reduced into only; pass other records' components as arrays of numbers)");
+      return null;
+    }
+    AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
+    if (shapeMirror == null) {
+      reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
+      return null;
+    }
+    Shape shape = shape(op, tree, shapeMirror, dims);
+    if (shape == null) {
+      return null;
+    }
+    List<Param.Array> components = new ArrayList<>();
+    for (javax.lang.model.element.RecordComponentElement c : record.getRecordComponents()) {
+      ScalarType type = ScalarType.ofJavaName(c.asType().toString());
+      if (type == null || !(type == ScalarType.FLOAT || type == ScalarType.DOUBLE || type == ScalarType.INT
+          || type == ScalarType.LONG)) {
+        reporter.report(tree, op.unit(), Message.MONOID_FORM,
+            "the component '" + c.getSimpleName() + "' of " + record.getSimpleName() + " is a " + c.asType()
+                + ", and the components of a reduced record are float, double, int or long");
+        return null;
+      }
+      components.add(new Param.Array(name + "_" + c.getSimpleName(), position, type, shape, ArrayRole.REDUCE));
+    }
+    if (components.isEmpty()) {
+      reporter.report(tree, op.unit(), Message.MONOID_FORM, record.getSimpleName() + " has no components");
+      return null;
+    }
+    return new Signature.RecordArray(name, position, record, components);
   }
 
   private Param param(

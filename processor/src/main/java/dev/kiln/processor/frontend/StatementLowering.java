@@ -56,6 +56,7 @@ final class StatementLowering {
   private final OperatorSource op;
   private final boolean elementwise;
   private final Map<Param.Array, ReduceKind> reduceKinds = new HashMap<>();
+  private final MonoidLowering monoids;
 
   /** Elementwise only: whether a return has been taken, and the value returned. */
   private Expr done;
@@ -78,6 +79,7 @@ final class StatementLowering {
       RecordType resultRecord, ScalarType resultType) {
     this.state = state;
     this.expressions = new ExpressionLowering(state);
+    this.monoids = new MonoidLowering(state, expressions);
     this.reporter = reporter;
     this.op = op;
     this.elementwise = elementwise;
@@ -96,6 +98,11 @@ final class StatementLowering {
 
   Expr result() {
     return result;
+  }
+
+  /** The {@code @Reduce} arrays of records that the lowered statements never updated. */
+  List<Signature.RecordArray> neverCombined() {
+    return monoids.neverCombined();
   }
 
   /** The components of the record a record method returns. */
@@ -358,6 +365,11 @@ final class StatementLowering {
   }
 
   private void arrayAssign(AssignmentTree a, ArrayAccessTree access) {
+    Signature.RecordArray records = monoids.recordArrayOf(access);
+    if (records != null) {
+      monoids.assign(a, records, access);
+      return;
+    }
     Param.Array array = expressions.arrayOf(access);
     if (array.role() == ArrayRole.IN) {
       throw new KilnDiagnostic(access, Message.WRITE_TO_INPUT, array.name());

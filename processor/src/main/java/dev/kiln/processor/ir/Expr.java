@@ -146,7 +146,9 @@ public abstract sealed class Expr
     /** A value carried around a sequential loop, inside the loop. */
     CARRIED,
     /** A carried value after its loop ends. */
-    LOOP_RESULT
+    LOOP_RESULT,
+    /** An operand of a user monoid's combining method ({@link Monoid}), bound where it is applied. */
+    OPERAND
   }
 
   /** {@code array[index]}, read only when {@code guard} holds (else zero). */

@@ -4,11 +4,12 @@ import java.util.List;
 
 /**
  * An effect of one worker, in program order: a store, an accumulation into a {@code @Reduce}
- * output, or a sequential loop holding more statements. Every effect has a guard: the path
+ * output (by an associative operator, or by a user monoid's combining method), or a sequential
+ * loop holding more statements. Every effect has a guard: the path
  * condition under which the source executed it ({@code if} statements are converted to guards and
  * selects).
  */
-public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
+public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Combine, Stmt.Loop {
   Expr guard();
 
   /** The source construct the statement came from, for diagnostics; may be null. */
@@ -22,6 +23,23 @@ public sealed interface Stmt permits Stmt.Store, Stmt.Accumulate, Stmt.Loop {
   record Accumulate(
       Param.Array array, Expr index, ReduceKind op, Expr value, Expr guard, SourceRef origin)
       implements Stmt {}
+
+  /**
+   * {@code r[index] = r[index].method(value)} for a {@code @Reduce} array {@code r} of records when
+   * {@code guard} holds: {@code arrays} hold the records' components (one array each, in the
+   * monoid's order) and {@code values} the contribution's; {@code param} is the record array's name.
+   */
+  record Combine(
+      Monoid monoid, String param, List<Param.Array> arrays, Expr index, List<Expr> values, Expr guard, SourceRef origin)
+      implements Stmt {
+    public Combine {
+      arrays = List.copyOf(arrays);
+      values = List.copyOf(values);
+      if (arrays.size() != monoid.size() || values.size() != monoid.size()) {
+        throw new IllegalArgumentException("a combine needs one array and one value per component of " + monoid);
+      }
+    }
+  }
 
   /**
    * {@code for (index = lo; index < hi; index += step)} when {@code guard} holds, with values

@@ -29,6 +29,9 @@ public final class StmtWalk {
     } else if (s instanceof Stmt.Accumulate a) {
       out.add(a.index());
       out.add(a.value());
+    } else if (s instanceof Stmt.Combine c) {
+      out.add(c.index()); // the monoid's own expressions are a function of its operands, not of the worker
+      out.addAll(c.values());
     } else {
       Stmt.Loop l = (Stmt.Loop) s;
       out.add(l.lo());
@@ -41,6 +44,22 @@ public final class StmtWalk {
         exprs(inner, out);
       }
     }
+  }
+
+  /** The first {@link Stmt.Combine} of {@code body} (into a {@code @Reduce} array of records), loops included; null when there is none. */
+  public static Stmt.Combine firstCombine(List<Stmt> body) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Combine c) {
+        return c;
+      }
+      if (s instanceof Stmt.Loop l) {
+        Stmt.Combine inner = firstCombine(l.body());
+        if (inner != null) {
+          return inner;
+        }
+      }
+    }
+    return null;
   }
 
   /** The greatest scope number of the loops in {@code body}, nested ones included; 0 when there are none. */
@@ -62,6 +81,8 @@ public final class StmtWalk {
         out.add(st.array().name());
       } else if (s instanceof Stmt.Accumulate a) {
         out.add(a.array().name());
+      } else if (s instanceof Stmt.Combine c) {
+        c.arrays().forEach(a -> out.add(a.name()));
       } else {
         out.addAll(writtenArrays(((Stmt.Loop) s).body()));
       }

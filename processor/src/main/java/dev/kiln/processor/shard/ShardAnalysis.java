@@ -77,6 +77,11 @@ final class ShardAnalysis {
 
   /** The verdict for splitting {@code op}, a grid kernel, along {@code dim}; {@code offsets} are its {@code @Offset(dim)} parameters. */
   static Verdict of(OperatorIr.Grid op, String dim, Set<String> offsets) {
+    Stmt.Combine combine = StmtWalk.firstCombine(op.body());
+    if (combine != null) {
+      return Verdict.refused("it reduces into '" + combine.param() + "' with " + combine.monoid()
+          + " (parts' partial results of a record are not combined across parts yet)");
+    }
     Set<String> dims = op.dims().stream().map(Param::name).collect(Collectors.toSet());
     GridDim along = null;
     for (GridDim g : op.grid()) {

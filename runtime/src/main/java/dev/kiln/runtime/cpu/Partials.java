@@ -106,4 +106,39 @@ public final class Partials {
       out[e] = op.combine(out[e], total[e]);
     }
   }
+
+  // Partial results of a @Reduce array of records (a user monoid): one array per component, each
+  // filled with its component of the record's @Identity value; the generated kernel folds them.
+
+  public static float[][] filled(float identity, int chunks, int length) {
+    float[][] partials = new float[chunks][length];
+    for (float[] p : partials) {
+      Arrays.fill(p, identity);
+    }
+    return partials;
+  }
+
+  public static double[][] filled(double identity, int chunks, int length) {
+    double[][] partials = new double[chunks][length];
+    for (double[] p : partials) {
+      Arrays.fill(p, identity);
+    }
+    return partials;
+  }
+
+  public static int[][] filled(int identity, int chunks, int length) {
+    int[][] partials = new int[chunks][length];
+    for (int[] p : partials) {
+      Arrays.fill(p, identity);
+    }
+    return partials;
+  }
+
+  public static long[][] filled(long identity, int chunks, int length) {
+    long[][] partials = new long[chunks][length];
+    for (long[] p : partials) {
+      Arrays.fill(p, identity);
+    }
+    return partials;
+  }
 }

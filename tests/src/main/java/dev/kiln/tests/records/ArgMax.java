@@ -1,7 +1,29 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.Identity;
+
 /** The largest value seen and where (the first index on ties). */
 public record ArgMax(float value, int index) {
+  /** Nothing seen (index -1): the unit of {@link #larger}. */
+  @Identity
+  public static ArgMax none() {
+    return new ArgMax(0f, -1);
+  }
+
+  /**
+   * The larger of two, the lower index on a tie, an empty one ignored: associative and commutative
+   * and exact, so workers' partial results combined in any tree give the plain loop's answer.
+   */
+  public static ArgMax larger(ArgMax a, ArgMax b) {
+    if (b.index < 0) {
+      return a;
+    }
+    if (a.index < 0) {
+      return b;
+    }
+    return b.value > a.value || b.value == a.value && b.index < a.index ? b : a;
+  }
+
   public ArgMax offer(float v, int i) {
     return v > value || index < 0 ? new ArgMax(v, i) : this;
   }

@@ -1,5 +1,7 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.Identity;
+
 import static dev.kiln.KMath.exp;
 import static dev.kiln.KMath.log;
 
@@ -7,6 +9,8 @@ import static dev.kiln.KMath.log;
 public record LogSumExp(float max, float sum) {
   static final float LOWEST = -3.4028235e38f;
 
+  /** No values: the unit of {@link #combine}. */
+  @Identity
   public static LogSumExp empty() {
     return new LogSumExp(LOWEST, 0f);
   }
@@ -16,6 +20,19 @@ public record LogSumExp(float max, float sum) {
       return new LogSumExp(x, sum * exp(max - x) + 1f);
     }
     return new LogSumExp(max, sum + exp(x - max));
+  }
+
+  /** One value. */
+  public static LogSumExp of(float x) {
+    return new LogSumExp(x, 1f);
+  }
+
+  /** The values of this and of {@code o}: the larger maximum, the other sum rescaled to it. */
+  public LogSumExp combine(LogSumExp o) {
+    if (o.max > max) {
+      return new LogSumExp(o.max, o.sum + sum * exp(max - o.max));
+    }
+    return new LogSumExp(max, sum + o.sum * exp(o.max - max));
   }
 
   public float value() {

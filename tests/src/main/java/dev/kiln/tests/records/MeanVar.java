@@ -1,13 +1,22 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.Identity;
+
 /**
  * Count, mean and sum of squared deviations of the values seen so far: Welford's update adds one
  * value, Chan's formula combines two partial results. Accurate where the sum of squares minus the
  * squared sum is not (values far from zero relative to their spread).
  */
 public record MeanVar(float n, float mean, float m2) {
+  /** No values: the unit of {@link #combine}, where a {@code @Reduce} array of these starts its partial results. */
+  @Identity
   public static MeanVar empty() {
     return new MeanVar(0f, 0f, 0f);
+  }
+
+  /** One value. */
+  public static MeanVar of(float x) {
+    return new MeanVar(1f, x, 0f);
   }
 
   /** This and one more value. */

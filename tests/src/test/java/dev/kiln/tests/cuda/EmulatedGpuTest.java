@@ -41,7 +41,7 @@ class EmulatedGpuTest {
   /** The GPU tests of the generated kernels. */
   private static final List<String> KERNEL_TESTS = List.of(
       CudaAgreementTest.class.getName(), CudaGradientAgreementTest.class.getName(), CudaEdgeCasesTest.class.getName(),
-      CudaMathBitsTest.class.getName(), "dev.kiln.tests.TensorLaunchersTest");
+      CudaMathBitsTest.class.getName(), "dev.kiln.tests.TensorLaunchersTest", "dev.kiln.tests.records.MonoidsCudaTest");
 
   /** The emulation's checks that leave the context working. */
   private static final List<String> CLEAN_CHECKS = List.of(

@@ -57,30 +57,41 @@ public final class ArgumentChecks {
         code.addStatement("$T.size($S, $S, $L)", PolyCode.CHECKS, name, "the @Parallel bound " + g.bound(), PolyCode.of(g.size()));
       }
     }
-    CodeBlock.Builder dimsArgs = CodeBlock.builder();
-    for (int i = 0; i < op.dims().size(); i++) {
-      dimsArgs.add(i == 0 ? "$N" : ", $N", op.dims().get(i).name());
-    }
     for (Param.Array a : op.arrays()) {
       if (OperatorIr.isScratch(a)) {
         continue; // not a parameter: the kernel allocates it
       }
       code.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, name, a.name(), a.name());
-      CodeBlock.Builder extents = CodeBlock.builder();
-      List<Poly> ex = a.shape().extents();
-      for (int i = 0; i < ex.size(); i++) {
-        extents.add(i == 0 ? "$L" : ", $L", PolyCode.of(ex.get(i)));
-      }
-      code.addStatement("final long $N = $T.shapeLength($L)", a.name() + "$length", PolyCode.CHECKS, extents.build());
-      String lengthVar = a.name() + "$length";
-      CodeBlock actual = device ? CodeBlock.of("$N.length()", a.name()) : CodeBlock.of("$N.length", a.name());
-      code.beginControlFlow("if ($L != $N)", actual, lengthVar)
-          .addStatement("throw $T.badLength($S, $S, $S, $N, $L, $N($L))", PolyCode.CHECKS, name, a.name(),
-              a.shape().text(), lengthVar, actual, dimsHelperName(op), dimsArgs.build())
-          .endControlFlow();
+      code.add(length(op, a, a.name(), device));
     }
     code.add(aliasing(op));
     return code.build();
+  }
+
+  /** The check that the host array {@code argument} is as long as {@code a}'s shape (the array of records whose component {@code a} is). */
+  static CodeBlock length(OperatorIr op, Param.Array a, String argument) {
+    return length(op, a, argument, false);
+  }
+
+  private static CodeBlock length(OperatorIr op, Param.Array a, String argument, boolean device) {
+    CodeBlock.Builder dimsArgs = CodeBlock.builder();
+    for (int i = 0; i < op.dims().size(); i++) {
+      dimsArgs.add(i == 0 ? "$N" : ", $N", op.dims().get(i).name());
+    }
+    CodeBlock.Builder extents = CodeBlock.builder();
+    List<Poly> ex = a.shape().extents();
+    for (int i = 0; i < ex.size(); i++) {
+      extents.add(i == 0 ? "$L" : ", $L", PolyCode.of(ex.get(i)));
+    }
+    String lengthVar = argument + "$length";
+    CodeBlock actual = device ? CodeBlock.of("$N.length()", argument) : CodeBlock.of("$N.length", argument);
+    return CodeBlock.builder()
+        .addStatement("final long $N = $T.shapeLength($L)", lengthVar, PolyCode.CHECKS, extents.build())
+        .beginControlFlow("if ($L != $N)", actual, lengthVar)
+        .addStatement("throw $T.badLength($S, $S, $S, $N, $L, $N($L))", PolyCode.CHECKS, op.name(), argument,
+            a.shape().text(), lengthVar, actual, dimsHelperName(op), dimsArgs.build())
+        .endControlFlow()
+        .build();
   }
 
   /**

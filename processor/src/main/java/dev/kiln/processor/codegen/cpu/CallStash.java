@@ -261,6 +261,10 @@ final class CallStash {
       } else if (s instanceof Stmt.Accumulate ac) {
         stores[0] += ac.array().equals(a) ? 1 : 0;
         exprs.addAll(List.of(ac.index(), ac.value(), ac.guard()));
+      } else if (s instanceof Stmt.Combine c) {
+        stores[0] += c.arrays().contains(a) ? 1 : 0;
+        exprs.addAll(List.of(c.index(), c.guard()));
+        exprs.addAll(c.values());
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         exprs.addAll(List.of(l.lo(), l.hi(), l.guard()));

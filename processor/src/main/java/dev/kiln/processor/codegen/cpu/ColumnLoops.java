@@ -46,7 +46,7 @@ final class ColumnLoops {
     Set<Expr> grid = new HashSet<>();
     op.grid().forEach(g -> grid.add(g.var()));
     for (Stmt s : op.body()) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return false;
       }
       if (s instanceof Stmt.Loop l) {

@@ -76,6 +76,7 @@ final class GridKernelWriter {
     BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
     emitter.countUses(op.body(), List.of());
     List<ReductionPlan.Entry> reductions = ReductionPlan.of(op);
+    List<ReductionPlan.Group> groups = ReductionPlan.groups(op);
 
     if (op.grid().isEmpty()) {
       emitter.openScope();
@@ -88,7 +89,7 @@ final class GridKernelWriter {
     String outerExtent = op.grid().get(0).extentText();
     m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
     // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
-    boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials);
+    boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials) && groups.isEmpty();
     if (simd != null && !simdFirst) {
       m.beginControlFlow("if ($T.ENABLED)", SIMD)
           .addStatement("$T.forEachChunk($S, $N, $N, $L)", CPU_EXECUTOR, where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi))
@@ -110,7 +111,27 @@ final class GridKernelWriter {
           r.array().elementType().javaName() + "s", REDUCE_OP, r.op().name(), chunks, r.array().name());
       emitter.add(CodeBlock.builder().addStatement("final $T $N = $N[$N]", array, mine, all, chunk).build());
       emitter.target(r.array(), mine);
-      folds.add(CodeBlock.of("$T.foldInto($N, $N, $T.$L)", PARTIALS, r.array().name(), all, REDUCE_OP, r.op().name()));
+      folds.add(CodeBlock.builder()
+          .addStatement("$T.foldInto($N, $N, $T.$L)", PARTIALS, r.array().name(), all, REDUCE_OP, r.op().name()).build());
+    }
+    for (ReductionPlan.Group g : groups) {
+      if (!g.partials()) {
+        continue;
+      }
+      List<String> all = new ArrayList<>();
+      for (int i = 0; i < g.arrays().size(); i++) {
+        Param.Array a = g.arrays().get(i);
+        TypeName array = JavaTypes.arrayOf(a.elementType());
+        String partials = names.fresh(a.name() + "Partials");
+        String mine = names.fresh(a.name() + "Part");
+        m.addStatement("final $T $N = $N == 1 ? new $T[] {$N} : $T.filled($L, $N, $N.length)",
+            ArrayTypeName.of(array), partials, chunks, array, a.name(), PARTIALS,
+            JavaSyntax.INSTANCE.literal(g.monoid().identity().get(i)), chunks, a.name());
+        emitter.add(CodeBlock.builder().addStatement("final $T $N = $N[$N]", array, mine, partials, chunk).build());
+        emitter.target(a, mine);
+        all.add(partials);
+      }
+      folds.add(MonoidFolds.tree(g, all, chunks, names));
     }
     List<String> varNames = new ArrayList<>();
     for (int k = 0; k < op.grid().size(); k++) {
@@ -148,7 +169,7 @@ final class GridKernelWriter {
     m.addCode("$T.forEachChunk($S, $N, $N, ($N, $N, $N) -> {\n$>$L$<});\n", CPU_EXECUTOR, where, outerExtent, chunks, chunk, lo,
         hi, chunkBody);
     for (CodeBlock fold : folds) {
-      m.beginControlFlow("if ($N > 1)", chunks).addStatement(fold).endControlFlow();
+      m.beginControlFlow("if ($N > 1)", chunks).addCode(fold).endControlFlow();
     }
     return m.build();
   }

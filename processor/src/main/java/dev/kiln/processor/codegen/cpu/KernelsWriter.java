@@ -124,6 +124,10 @@ public final class KernelsWriter {
         type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), docs, true,
             simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines)));
         type.addMethod(ArgumentChecks.dimsHelper(op));
+        List<ReductionPlan.Group> records = ReductionPlan.groups(op);
+        if (!records.isEmpty()) {
+          type.addMethod(RecordArrayLauncherWriter.write(op, records, docs));
+        }
       }
       KernelInfo kernel = cuda.get(op.name());
       if (kernel != null) {

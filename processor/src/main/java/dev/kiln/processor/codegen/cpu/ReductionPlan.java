@@ -7,6 +7,7 @@ import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Monoid;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
@@ -30,7 +31,42 @@ final class ReductionPlan {
   /** One reduced array: its operator, and whether chunks need private partial results. */
   record Entry(Param.Array array, ReduceKind op, boolean partials) {}
 
+  /**
+   * One reduced array of records (a user monoid): its method, its name, its components' arrays,
+   * and whether chunks need private partial results.
+   */
+  record Group(Monoid monoid, String param, List<Param.Array> arrays, boolean partials) {}
+
   private ReductionPlan() {}
+
+  /** The arrays of records {@code op} combines into, in the order of their first update. */
+  static List<Group> groups(OperatorIr.Grid op) {
+    Map<String, Stmt.Combine> first = new LinkedHashMap<>();
+    Map<String, Set<Expr>> indices = new HashMap<>();
+    Map<String, Map<String, Poly[]>> ranges = new HashMap<>();
+    collectCombines(op.body(), IndexTerms.gridRanges(op), first, indices, ranges);
+    Set<String> dims = new HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    return first.values().stream()
+        .map(c -> new Group(c.monoid(), c.param(), c.arrays(),
+            !chunksDisjoint(op, indices.get(c.param()), ranges.get(c.param()), dims)))
+        .toList();
+  }
+
+  private static void collectCombines(List<Stmt> body, Map<String, Poly[]> scope, Map<String, Stmt.Combine> first,
+      Map<String, Set<Expr>> indices, Map<String, Map<String, Poly[]>> ranges) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Combine c) {
+        first.putIfAbsent(c.param(), c);
+        indices.computeIfAbsent(c.param(), k -> new HashSet<>()).add(c.index());
+        ranges.computeIfAbsent(c.param(), k -> new HashMap<>()).putAll(scope);
+      } else if (s instanceof Stmt.Loop loop) {
+        Map<String, Poly[]> inner = new HashMap<>(scope);
+        IndexTerms.addLoopRange(loop, inner);
+        collectCombines(loop.body(), inner, first, indices, ranges);
+      }
+    }
+  }
 
   static List<Entry> of(OperatorIr.Grid op) {
     Map<Param.Array, ReduceKind> kinds = new LinkedHashMap<>();

@@ -104,7 +104,7 @@ final class RowJam {
   private static boolean qualifies(List<Stmt> body) {
     boolean inOrderSum = false;
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return false;
       }
       if (s instanceof Stmt.Loop l) {

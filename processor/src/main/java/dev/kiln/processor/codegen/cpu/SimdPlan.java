@@ -113,7 +113,7 @@ public final class SimdPlan {
   /** Every store, in loops too: unit-stride in the lane, into a float array; notes the arrays written. */
   private String collectStores(List<Stmt> body) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return "a worker accumulates into a @Reduce output";
       }
       if (s instanceof Stmt.Loop l) {
@@ -219,7 +219,7 @@ public final class SimdPlan {
   /** Whether any statement accumulates; collects the loops that hold no loop. */
   private static boolean hasAccumulate(List<Stmt> body, List<Stmt.Loop> innermost) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return true;
       }
       if (s instanceof Stmt.Loop l) {

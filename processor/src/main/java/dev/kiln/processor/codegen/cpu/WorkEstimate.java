@@ -36,6 +36,14 @@ final class WorkEstimate {
         flat += nodes(st.value(), seen) + nodes(st.index(), seen);
       } else if (s instanceof Stmt.Accumulate a) {
         flat += nodes(a.value(), seen) + nodes(a.index(), seen);
+      } else if (s instanceof Stmt.Combine c) {
+        flat += nodes(c.index(), seen);
+        for (Expr v : c.values()) {
+          flat += nodes(v, seen);
+        }
+        for (Expr r : c.monoid().combined()) {
+          flat += nodes(r, seen);
+        }
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         CodeBlock trips = isLeaf(l.lo()) && isLeaf(l.hi())

@@ -95,6 +95,10 @@ final class CheckedReads {
           visit(a.index());
           visit(a.value());
           visit(a.guard());
+        } else if (s instanceof Stmt.Combine c) {
+          visit(c.index());
+          c.values().forEach(this::visit);
+          visit(c.guard());
         } else {
           Stmt.Loop l = (Stmt.Loop) s;
           IndexTerms.addLoopRange(l, ranges);

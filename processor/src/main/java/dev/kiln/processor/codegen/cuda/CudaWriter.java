@@ -170,7 +170,7 @@ public final class CudaWriter {
 
   private static boolean hasReductions(List<Stmt> body) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate || (s instanceof Stmt.Loop l && hasReductions(l.body()))) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine || (s instanceof Stmt.Loop l && hasReductions(l.body()))) {
         return true;
       }
     }

@@ -3,6 +3,7 @@ package dev.kiln.processor.codegen.cuda;
 import com.palantir.javapoet.CodeBlock;
 import dev.kiln.processor.codegen.BodyEmitter;
 import dev.kiln.processor.codegen.Names;
+import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -27,10 +28,25 @@ import java.util.Map;
  * in chunk order. Deterministic for a given number of chunks, which the launcher derives from the
  * sizes alone. Parallel over chunks only, and each chunk holds whole copies of the outputs: correct
  * for any such operator, fast for few, small outputs and many workers.
+ *
+ * <p>A {@code @Reduce} array of records (a user monoid) always takes this form, one partial record
+ * a chunk (one array per component, each filled with the record's {@code @Identity} component);
+ * its fold combines the chunks' records with the record's method in the CPU kernels' pairwise tree.
  */
 public final class PartialsKernelWriter {
-  /** One accumulated array and its operation. */
-  record Reduced(Param.Array array, ReduceKind op) {}
+  /**
+   * One accumulated array: its operation, or (for a component of a {@code @Reduce} array of
+   * records) the {@link Stmt.Combine} of its record array and the component's position.
+   */
+  record Reduced(Param.Array array, ReduceKind op, Stmt.Combine combine, int component) {
+    Reduced(Param.Array array, ReduceKind op) {
+      this(array, op, null, -1);
+    }
+
+    Expr.Const identity(ExprFactory f) {
+      return op != null ? ReducingKernelWriter.identity(f, op, array.elementType()) : combine.monoid().identity().get(component);
+    }
+  }
 
   /** The accumulated arrays, each with its operation, in the order of the operator's body. */
   record Plan(List<Reduced> reduced) implements CudaPlan {}
@@ -48,8 +64,9 @@ public final class PartialsKernelWriter {
   /** The accumulated arrays of {@code op}, or the reason these kernels do not fit it. */
   static CudaPlan plan(OperatorIr.Grid op) {
     Map<Param.Array, ReduceKind> reduced = new LinkedHashMap<>();
+    Map<String, Stmt.Combine> combined = new LinkedHashMap<>();
     List<Param.Array> stored = new ArrayList<>();
-    String problem = collect(op.body(), reduced, stored);
+    String problem = collect(op.body(), reduced, combined, stored);
     if (problem != null) {
       return new CudaPlan.Refused(problem);
     }
@@ -60,12 +77,20 @@ public final class PartialsKernelWriter {
     }
     List<Reduced> out = new ArrayList<>();
     reduced.forEach((a, k) -> out.add(new Reduced(a, k)));
+    for (Stmt.Combine c : combined.values()) {
+      for (int i = 0; i < c.arrays().size(); i++) {
+        out.add(new Reduced(c.arrays().get(i), null, c, i));
+      }
+    }
     return new Plan(List.copyOf(out));
   }
 
-  private static String collect(List<Stmt> body, Map<Param.Array, ReduceKind> reduced, List<Param.Array> stored) {
+  private static String collect(List<Stmt> body, Map<Param.Array, ReduceKind> reduced, Map<String, Stmt.Combine> combined,
+      List<Param.Array> stored) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate a) {
+      if (s instanceof Stmt.Combine c) {
+        combined.putIfAbsent(c.param(), c);
+      } else if (s instanceof Stmt.Accumulate a) {
         ReduceKind first = reduced.putIfAbsent(a.array(), a.op());
         if (first != null && first != a.op()) {
           return "'" + a.array().name() + "' is accumulated with two operations";
@@ -73,7 +98,7 @@ public final class PartialsKernelWriter {
       } else if (s instanceof Stmt.Store st) {
         stored.add(st.array());
       } else {
-        String p = collect(((Stmt.Loop) s).body(), reduced, stored);
+        String p = collect(((Stmt.Loop) s).body(), reduced, combined, stored);
         if (p != null) {
           return p;
         }
@@ -132,8 +157,7 @@ public final class PartialsKernelWriter {
       ScalarType t = r.array().elementType();
       chunkCode.addStatement("$L* __restrict__ $N = $N + $N * $N", CudaSyntax.typeName(t), n[2], n[0], chunk, n[1]);
       chunkCode.beginControlFlow("for (long long $N = 0; $N < $N; $N++)", element, element, n[1], element)
-          .addStatement("$N[$N] = $L", n[2], element,
-              CudaSyntax.INSTANCE.literal(ReducingKernelWriter.identity(constants, r.op(), t)))
+          .addStatement("$N[$N] = $L", n[2], element, CudaSyntax.INSTANCE.literal(r.identity(constants)))
           .endControlFlow();
     }
     chunkCode.addStatement("const long long $N = $N * ($N / $N) + ($N < $N % $N ? $N : $N % $N)",
@@ -163,6 +187,61 @@ public final class PartialsKernelWriter {
         .build();
   }
 
+  /**
+   * The fold of an array of records, for every element: the chunks' partial records combined by the
+   * record's method in the fixed pairwise tree of the CPU kernels (chunk 0 with 1, 2 with 3, ...;
+   * then the pairs), in place in the partial results, then the output's record combined with the
+   * total. {@code arrays}: each component's array, partial results and length.
+   */
+  private static CodeBlock foldRecords(Stmt.Combine c, List<String[]> arrays, String chunks, String chunk, String element,
+      Names names) {
+    String stride = names.fresh("stride");
+    List<CodeBlock> into = new ArrayList<>();
+    List<CodeBlock> from = new ArrayList<>();
+    List<CodeBlock> out = new ArrayList<>();
+    List<CodeBlock> total = new ArrayList<>();
+    for (String[] a : arrays) {
+      into.add(CodeBlock.of("$N[$N * $N + $N]", a[1], chunk, a[2], element));
+      from.add(CodeBlock.of("$N[($N + $N) * $N + $N]", a[1], chunk, stride, a[2], element));
+      out.add(CodeBlock.of("$N[$N]", a[0], element));
+      total.add(CodeBlock.of("$N[$N]", a[1], element));
+    }
+    return CodeBlock.builder()
+        .add("// $L: $L, the chunks in a pairwise tree\n", c.param(), c.monoid())
+        .beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", element, element,
+            arrays.get(0)[2], element)
+        .beginControlFlow("for (long long $N = 1; $N < $N; $N *= 2)", stride, stride, chunks, stride)
+        .beginControlFlow("for (long long $N = 0; $N + $N < $N; $N += 2 * $N)", chunk, chunk, stride, chunks, chunk, stride)
+        .add(combineInto(c, into, from, names))
+        .endControlFlow()
+        .endControlFlow()
+        .add(combineInto(c, out, total, names))
+        .endControlFlow()
+        .build();
+  }
+
+  /** {@code a = a.m(b)} for the record whose components are the lvalues {@code a} and values {@code b}. */
+  private static CodeBlock combineInto(Stmt.Combine c, List<CodeBlock> a, List<CodeBlock> b, Names names) {
+    CodeBlock.Builder code = CodeBlock.builder();
+    List<String> left = new ArrayList<>();
+    List<String> right = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      String type = CudaSyntax.typeName(c.arrays().get(i).elementType());
+      String x = names.fresh("a_" + CudaNames.identifier(c.monoid().components().get(i)));
+      String y = names.fresh("b_" + CudaNames.identifier(c.monoid().components().get(i)));
+      code.addStatement("const $L $N = $L", type, x, a.get(i));
+      code.addStatement("const $L $N = $L", type, y, b.get(i));
+      left.add(x);
+      right.add(y);
+    }
+    List<String> results = new ArrayList<>();
+    code.add(BodyEmitter.combineCode(CudaSyntax.INSTANCE, names, c.monoid(), left, right, results));
+    for (int i = 0; i < a.size(); i++) {
+      code.addStatement("$L = $N", a.get(i), results.get(i));
+    }
+    return code.build();
+  }
+
   private static CodeBlock fold(OperatorIr.Grid op, List<Reduced> reduced, Names names) {
     String chunks = names.fresh("chunks");
     String chunk = names.fresh("c_");
@@ -170,6 +249,7 @@ public final class PartialsKernelWriter {
     List<CodeBlock> params = new ArrayList<>();
     params.add(CodeBlock.of("long long $N", chunks));
     CodeBlock.Builder body = CodeBlock.builder();
+    Map<String, List<String[]>> groups = new LinkedHashMap<>(); // record array -> {array, partials, length} a component
     for (Reduced r : reduced) {
       String id = CudaNames.identifier(r.array().name());
       String partials = names.fresh(id + "_partials");
@@ -178,8 +258,13 @@ public final class PartialsKernelWriter {
       ScalarType t = r.array().elementType();
       String type = CudaSyntax.typeName(t);
       params.add(CodeBlock.of("$L* __restrict__ $N", type, id));
-      params.add(CodeBlock.of("const $L* __restrict__ $N", type, partials));
+      // a record's partial results are combined in a tree in place
+      params.add(CodeBlock.of(r.combine() != null ? "$L* __restrict__ $N" : "const $L* __restrict__ $N", type, partials));
       params.add(CodeBlock.of("long long $N", length));
+      if (r.combine() != null) {
+        groups.computeIfAbsent(r.combine().param(), k -> new ArrayList<>()).add(new String[] {id, partials, length});
+        continue;
+      }
       body.beginControlFlow("for (long long $N = kiln::first_x(); $N < $N; $N += kiln::stride_x())", element, element, length, element)
           .addStatement("$L $N = $N[$N]", type, acc, id, element)
           .beginControlFlow("for (long long $N = 0; $N < $N; $N++)", chunk, chunk, chunks, chunk)
@@ -189,8 +274,14 @@ public final class PartialsKernelWriter {
           .addStatement("$N[$N] = $N", id, element, acc)
           .endControlFlow();
     }
+    for (Reduced r : reduced) {
+      if (r.combine() != null && r.component() == 0) {
+        body.add(foldRecords(r.combine(), groups.get(r.combine().param()), chunks, chunk, element, names));
+      }
+    }
     return CodeBlock.builder()
-        .add("// Folds $L's partial results into its outputs, in chunk order; launch over the longest output.\n", op.name())
+        .add("// Folds $L's partial results into its outputs, in chunk order$L; launch over the longest output.\n", op.name(),
+            groups.isEmpty() ? "" : " (an array of records: in a pairwise tree)")
         .add("extern \"C\" __global__ void $N($L) {\n$>", foldKernel(op.name()), CodeBlock.join(params, ", "))
         .add(body.build())
         .add("$<}\n")

@@ -82,6 +82,9 @@ public final class ReducingKernelWriter {
 
   private static String collect(List<Stmt> body, Map<Param.Array, Stmt.Accumulate> out) {
     for (Stmt s : body) {
+      if (s instanceof Stmt.Combine c) {
+        return "'" + c.param() + "' is an array of records, combined by " + c.monoid() + " in partial results";
+      }
       if (s instanceof Stmt.Accumulate a) {
         Stmt.Accumulate first = out.putIfAbsent(a.array(), a);
         if (first != null && first.index() != a.index()) {

@@ -98,7 +98,7 @@ final class SharedLoopPlan {
   private static CudaPlan plan(OperatorIr.Grid op, Layout layout) {
     Map<Stmt.Loop, List<Fold>> loops = new IdentityHashMap<>();
     for (Stmt s : op.body()) {
-      if (s instanceof Stmt.Accumulate) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return new CudaPlan.Refused("a worker accumulates into a @Reduce output");
       }
       if (s instanceof Stmt.Loop l) {

@@ -69,7 +69,36 @@ public final class IrPrinter {
       String r = value(map.result(), indent);
       out.append(indent).append("return ").append(r).append('\n');
     } else if (op instanceof OperatorIr.Grid g) {
+      monoids(g.body(), new java.util.ArrayList<>(), indent);
       statements(g.body(), indent);
+    }
+  }
+
+  /**
+   * Each user monoid the body combines with, once, before the statements: its operands, its
+   * method's nodes and results, and its identity.
+   */
+  private void monoids(List<Stmt> body, List<dev.kiln.processor.ir.Monoid> done, String indent) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        monoids(l.body(), done, indent);
+      }
+      if (!(s instanceof Stmt.Combine c) || done.contains(c.monoid())) {
+        continue;
+      }
+      dev.kiln.processor.ir.Monoid m = c.monoid();
+      done.add(m);
+      out.append(indent).append("monoid ").append(m).append(" (")
+          .append(String.join(", ", m.left().stream().map(Expr.Var::name).toList())).append(") (")
+          .append(String.join(", ", m.right().stream().map(Expr.Var::name).toList())).append(") {\n");
+      String inner = indent + "  ";
+      List<String> results = new java.util.ArrayList<>();
+      m.combined().forEach(e -> results.add(value(e, inner)));
+      List<String> identity = new java.util.ArrayList<>();
+      m.identity().forEach(e -> identity.add(value(e, inner)));
+      out.append(inner).append("-> (").append(String.join(", ", results)).append(")\n");
+      out.append(inner).append("identity (").append(String.join(", ", identity)).append(")\n");
+      out.append(indent).append("}\n");
     }
   }
 
@@ -87,6 +116,16 @@ public final class IrPrinter {
         String g = guard(acc.guard(), indent);
         out.append(indent).append("accumulate ").append(acc.op().symbol()).append(' ')
             .append(acc.array().name()).append(idx).append(" <- ").append(v).append(g).append('\n');
+      } else if (s instanceof Stmt.Combine c) {
+        String idx = index(c.arrays().get(0), c.index(), indent);
+        StringBuilder values = new StringBuilder();
+        for (Expr v : c.values()) {
+          values.append(values.length() == 0 ? "" : ", ").append(value(v, indent));
+        }
+        String g = guard(c.guard(), indent);
+        out.append(indent).append("combine ").append(c.monoid()).append(" (")
+            .append(c.arrays().stream().map(Param.Array::name).collect(java.util.stream.Collectors.joining(", ")))
+            .append(')').append(idx).append(" <- (").append(values).append(')').append(g).append('\n');
       } else {
         loop((Stmt.Loop) s, indent);
       }

@@ -1,6 +1,7 @@
 package dev.kiln.processor.ir.io;
 
 import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.StmtWalk;
 import java.util.List;
 
 /**
@@ -47,6 +48,15 @@ public final class IrWriter {
 
   /** The IR text of {@code operators}, in their order. */
   public static String write(List<OperatorIr> operators) {
+    // an operator that reduces into an array of records is called from Java only (composites pass
+    // arrays of numbers), so other modules need not read it
+    List<OperatorIr> callable = operators.stream()
+        .filter(op -> !(op instanceof OperatorIr.Grid g) || StmtWalk.firstCombine(g.body()) == null)
+        .toList();
+    return writeAll(callable);
+  }
+
+  private static String writeAll(List<OperatorIr> operators) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
     out.append("# Kiln IR, written by the Kiln processor and read back when another module calls these\n")
         .append("# operators. One expression node per line, operands first; statements refer to nodes.\n");

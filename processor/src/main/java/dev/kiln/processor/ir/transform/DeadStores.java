@@ -36,6 +36,12 @@ public final class DeadStores {
           out.add(a);
           vars(used, a.index(), a.value(), a.guard());
         }
+      } else if (s instanceof Stmt.Combine c) {
+        if (c.arrays().stream().anyMatch(live)) {
+          out.add(c);
+          vars(used, c.index(), c.guard());
+          c.values().forEach(v -> vars(used, v));
+        }
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         boolean resultsUsed = l.carried().stream().anyMatch(c -> used.contains(c.result()));
@@ -59,6 +65,7 @@ public final class DeadStores {
   public static boolean writes(List<Stmt> body, Param.Array a) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a
+          || s instanceof Stmt.Combine c && c.arrays().contains(a)
           || s instanceof Stmt.Loop l && writes(l.body(), a)) {
         return true;
       }

@@ -89,6 +89,9 @@ public final class ExprMapper {
         out.add(new Stmt.Store(arrays.apply(st.array()), map(st.index()), map(st.value()), map(st.guard()), st.origin()));
       } else if (s instanceof Stmt.Accumulate a) {
         out.add(new Stmt.Accumulate(arrays.apply(a.array()), map(a.index()), a.op(), map(a.value()), map(a.guard()), a.origin()));
+      } else if (s instanceof Stmt.Combine c) {
+        out.add(new Stmt.Combine(c.monoid(), c.param(), c.arrays().stream().map(arrays).toList(), map(c.index()),
+            c.values().stream().map(this::map).toList(), map(c.guard()), c.origin()));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         List<Stmt.Carried> carried = new ArrayList<>();

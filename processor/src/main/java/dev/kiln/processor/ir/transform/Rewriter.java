@@ -62,6 +62,9 @@ public final class Rewriter {
         out.add(new Stmt.Store(st.array(), indexHook.apply(s, rewrite(st.index())), rewrite(st.value()), rewrite(st.guard()), st.origin()));
       } else if (s instanceof Stmt.Accumulate a) {
         out.add(new Stmt.Accumulate(a.array(), indexHook.apply(s, rewrite(a.index())), a.op(), rewrite(a.value()), rewrite(a.guard()), a.origin()));
+      } else if (s instanceof Stmt.Combine c) {
+        out.add(new Stmt.Combine(c.monoid(), c.param(), c.arrays(), indexHook.apply(s, rewrite(c.index())),
+            c.values().stream().map(this::rewrite).toList(), rewrite(c.guard()), c.origin()));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         List<Stmt.Carried> carried = new ArrayList<>();

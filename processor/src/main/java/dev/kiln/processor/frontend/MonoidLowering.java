@@ -1,0 +1,208 @@
+package dev.kiln.processor.frontend;
+
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.Tree;
+import dev.kiln.processor.diag.KilnDiagnostic;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.Monoid;
+import dev.kiln.processor.ir.Stmt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Updates of {@code @Reduce} arrays of records, {@code r[i] = r[i].m(e)} or {@code r[i] =
+ * R.m(r[i], e)}: the record's combining method {@code m} inlined once per operator on operands of
+ * its own ({@link Monoid}), its {@code @Identity} value, and the {@link Stmt.Combine} of the update.
+ */
+final class MonoidLowering {
+  static final String IDENTITY = "dev.kiln.Identity";
+
+  private final LoweringState state;
+  private final ExpressionLowering expressions;
+  /** The monoid of each record array of the operator, from its first update (one method per array). */
+  private final Map<String, Monoid> monoids = new HashMap<>();
+  /** The record arrays the body assigns, well formed or not. */
+  private final java.util.Set<String> assigned = new java.util.HashSet<>();
+
+  MonoidLowering(LoweringState state, ExpressionLowering expressions) {
+    this.state = state;
+    this.expressions = expressions;
+  }
+
+  /** The record array {@code access} indexes, or null when it indexes something else. */
+  Signature.RecordArray recordArrayOf(ExpressionTree access) {
+    while (access instanceof ParenthesizedTree p) {
+      access = p.getExpression();
+    }
+    if (access instanceof ArrayAccessTree a && a.getExpression() instanceof IdentifierTree id
+        && !state.env.containsKey(id.getName().toString())) {
+      return state.signature.recordArray(id.getName().toString());
+    }
+    return null;
+  }
+
+  /** {@code target[index] = rhs} for the record array {@code target}, as a {@link Stmt.Combine}. */
+  void assign(AssignmentTree a, Signature.RecordArray target, ArrayAccessTree access) {
+    assigned.add(target.name());
+    Expr index = expressions.index(access, target.components().get(0));
+    ExpressionTree rhs = a.getExpression();
+    while (rhs instanceof ParenthesizedTree p) {
+      rhs = p.getExpression();
+    }
+    String name = target.name();
+    if (!(rhs instanceof MethodInvocationTree call)) {
+      throw new KilnDiagnostic(a, Message.MONOID_FORM, "'" + name + "' is assigned '" + rhs + "'");
+    }
+    RecordType type = RecordType.of(target.record(), a, state.inliner);
+    ExpressionTree self;
+    ExpressionTree term;
+    String method;
+    boolean isStatic;
+    if (call.getMethodSelect() instanceof MemberSelectTree ms && call.getArguments().size() == 1) {
+      self = ms.getExpression(); // r[i].m(e)
+      term = call.getArguments().get(0);
+      method = ms.getIdentifier().toString();
+      isStatic = false;
+    } else if (call.getMethodSelect() instanceof MemberSelectTree ms && call.getArguments().size() == 2) {
+      self = call.getArguments().get(0); // R.m(r[i], e)
+      term = call.getArguments().get(1);
+      method = ms.getIdentifier().toString();
+      isStatic = true;
+      TypeElement owner = state.names.type(ms.getExpression());
+      if (owner == null || !owner.equals(target.record())) {
+        throw new KilnDiagnostic(call, Message.MONOID_FORM,
+            "'" + name + "' is updated by '" + ms + "', not by a method of " + type.name());
+      }
+    } else {
+      throw new KilnDiagnostic(a, Message.MONOID_FORM, "'" + name + "' is assigned '" + rhs + "'");
+    }
+    if (!sameElement(self, target, index)) {
+      throw new KilnDiagnostic(a, Message.MONOID_FORM,
+          "'" + name + "[...]' is assigned a value that does not start from the same element (" + self + ")");
+    }
+    ExecutableElement m = combiningMethod(type, method, isStatic, call);
+    Monoid monoid = monoids.computeIfAbsent(name, k -> monoid(type, m, call));
+    if (!monoid.method().equals(method)) {
+      throw new KilnDiagnostic(a, Message.MONOID_FORM,
+          "'" + name + "' is combined with both " + monoid.method() + " and " + method);
+    }
+    RecordValue value = expressions.records.lower(term, type);
+    state.out.add(new Stmt.Combine(monoid, name, target.components(), index, value.components(), state.path, TreeRef.of(a)));
+  }
+
+  /** The record arrays the operator never updates, after lowering its body. */
+  List<Signature.RecordArray> neverCombined() {
+    return state.signature.recordArrays().stream().filter(r -> !assigned.contains(r.name())).toList();
+  }
+
+  private boolean sameElement(ExpressionTree self, Signature.RecordArray target, Expr index) {
+    while (self instanceof ParenthesizedTree p) {
+      self = p.getExpression();
+    }
+    return self instanceof ArrayAccessTree access && recordArrayOf(access) == target
+        && expressions.index(access, target.components().get(0)) == index;
+  }
+
+  /** {@code R m(R)} (an instance method) or {@code static R m(R, R)} of {@code type}. */
+  private static ExecutableElement combiningMethod(RecordType type, String name, boolean isStatic, Tree at) {
+    int arity = isStatic ? 2 : 1;
+    for (Element e : type.element().getEnclosedElements()) {
+      if (e.getKind() != ElementKind.METHOD || !e.getSimpleName().contentEquals(name)) {
+        continue;
+      }
+      ExecutableElement m = (ExecutableElement) e;
+      if (m.getParameters().size() != arity || m.getModifiers().contains(Modifier.STATIC) != isStatic) {
+        continue;
+      }
+      boolean ok = isRecord(m.getReturnType(), type) && m.getParameters().stream().allMatch(p -> isRecord(p.asType(), type));
+      if (!ok) {
+        throw new KilnDiagnostic(at, Message.MONOID_FORM,
+            "'" + type.name() + "." + name + "' does not take and return " + type.name() + " values only");
+      }
+      return m;
+    }
+    throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " declares no " + (isStatic ? "static " : "")
+        + "method '" + name + "' taking " + arity + " " + type.name() + (arity == 1 ? "" : "s"));
+  }
+
+  private static boolean isRecord(TypeMirror t, RecordType type) {
+    return type.element().equals(RecordType.recordElement(t));
+  }
+
+  /** The method {@code m} of {@code type} inlined on fresh operands, with the record's identity. */
+  private Monoid monoid(RecordType type, ExecutableElement m, Tree at) {
+    List<Expr.Var> left = new ArrayList<>();
+    List<Expr.Var> right = new ArrayList<>();
+    for (RecordType.Component c : type.components()) {
+      left.add(state.f.newVar("a_" + c.name(), c.name(), c.type(), Expr.VarKind.OPERAND));
+      right.add(state.f.newVar("b_" + c.name(), c.name(), c.type(), Expr.VarKind.OPERAND));
+    }
+    RecordValue a = new RecordValue(type, new ArrayList<>(left));
+    RecordValue b = new RecordValue(type, new ArrayList<>(right));
+    Expr path = state.path;
+    int scope = state.scope;
+    state.path = state.f.trueValue(); // the method is a function of its operands alone, under no condition
+    state.scope = 0;
+    RecordValue combined;
+    RecordValue identity;
+    try {
+      boolean isStatic = m.getModifiers().contains(Modifier.STATIC);
+      combined = (RecordValue) expressions.records.invoke(m, type, isStatic ? null : a,
+          isStatic ? List.of(a, b) : List.of(b), at);
+      identity = (RecordValue) expressions.records.invoke(identityMethod(type, at), type, null, List.of(), at);
+    } finally {
+      state.path = path;
+      state.scope = scope;
+    }
+    List<Expr> results = new ArrayList<>();
+    List<Expr.Const> units = new ArrayList<>();
+    for (int i = 0; i < type.components().size(); i++) {
+      RecordType.Component c = type.components().get(i);
+      results.add(state.f.cast(c.type(), combined.components().get(i)));
+      if (!(state.f.cast(c.type(), identity.components().get(i)) instanceof Expr.Const k)) {
+        throw new KilnDiagnostic(at, Message.MONOID_FORM,
+            "the @Identity value of " + type.name() + " is not a constant in its component '" + c.name() + "'");
+      }
+      units.add(k);
+    }
+    return new Monoid(type.element().getQualifiedName().toString(), type.name(), m.getSimpleName().toString(),
+        type.components().stream().map(RecordType.Component::name).toList(), left, right, results, units);
+  }
+
+  /** The static, no-argument {@code @Identity} method of {@code type} returning it. */
+  private static ExecutableElement identityMethod(RecordType type, Tree at) {
+    ExecutableElement found = null;
+    for (Element e : type.element().getEnclosedElements()) {
+      if (e.getKind() == ElementKind.METHOD && Annotations.has(e, IDENTITY)) {
+        ExecutableElement m = (ExecutableElement) e;
+        if (!m.getModifiers().contains(Modifier.STATIC) || !m.getParameters().isEmpty() || !isRecord(m.getReturnType(), type)) {
+          throw new KilnDiagnostic(at, Message.MONOID_FORM, "the @Identity method '" + m.getSimpleName() + "' of "
+              + type.name() + " is not static, takes arguments or does not return a " + type.name());
+        }
+        if (found != null) {
+          throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " has two @Identity methods");
+        }
+        found = m;
+      }
+    }
+    if (found == null) {
+      throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " has no @Identity method");
+    }
+    return found;
+  }
+}

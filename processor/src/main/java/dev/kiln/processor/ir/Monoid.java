@@ -1,0 +1,47 @@
+package dev.kiln.processor.ir;
+
+import java.util.List;
+
+/**
+ * A user monoid of {@code @Reduce}: a Java record's combining method, inlined into IR once per
+ * operator. The record's value is its components (one IR value each); {@code combined} computes
+ * {@code left.method(right)} from the variables {@code left} and {@code right}, which nothing else
+ * binds, and {@code identity} is the record's {@code @Identity} value, a constant per component.
+ *
+ * @param recordClass the record's qualified name, as launchers name its type
+ * @param record the record's simple name, for listings and messages
+ * @param method the combining method's name
+ * @param components the components' names, in declaration order
+ */
+public record Monoid(
+    String recordClass,
+    String record,
+    String method,
+    List<String> components,
+    List<Expr.Var> left,
+    List<Expr.Var> right,
+    List<Expr> combined,
+    List<Expr.Const> identity) {
+  public Monoid {
+    components = List.copyOf(components);
+    left = List.copyOf(left);
+    right = List.copyOf(right);
+    combined = List.copyOf(combined);
+    identity = List.copyOf(identity);
+    int n = components.size();
+    if (left.size() != n || right.size() != n || combined.size() != n || identity.size() != n) {
+      throw new IllegalArgumentException("a monoid needs one left, right, combined and identity value per component");
+    }
+  }
+
+  /** The number of components. */
+  public int size() {
+    return components.size();
+  }
+
+  /** {@code Record.method}, as listings print it. */
+  @Override
+  public String toString() {
+    return record + "." + method;
+  }
+}

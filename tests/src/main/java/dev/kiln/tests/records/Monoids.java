@@ -1,0 +1,79 @@
+package dev.kiln.tests.records;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Reduce;
+import dev.kiln.Shape;
+
+/**
+ * User monoids: {@code @Reduce} arrays of records ({@link MeanVar}, {@link LogSumExp}, {@link
+ * ArgMax}) updated as {@code r[i] = r[i].combine(e)}. Workers' contributions to one element are
+ * combined by the record's method: in the source's order within a chunk of workers, then the
+ * chunks' partial results in a fixed tree starting from the record's {@code @Identity} value.
+ */
+public final class Monoids {
+  private Monoids() {}
+
+  /** The count, mean and spread of all of {@code x} (Welford within a chunk, Chan across chunks). */
+  @Operator
+  public static void meanVar(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") MeanVar[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] = s[0].combine(MeanVar.of(x[i]));
+    }
+  }
+
+  /** Each row's count, mean and spread: a worker per element, rows split among chunks. */
+  @Operator
+  public static void rowMeanVar(@Dim int B, @Dim int N, @Shape("B, N") float[] x,
+      @Out @Reduce @Shape("B") MeanVar[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int k = 0; k < N; k++) {
+        s[b] = s[b].combine(MeanVar.of(x[b * N + k]));
+      }
+    }
+  }
+
+  /** Each column's statistics, a worker per row walking its columns in a sequential loop. */
+  @Operator
+  public static void columnMeanVar(@Dim int B, @Dim int N, @Shape("B, N") float[] x,
+      @Out @Reduce @Shape("N") MeanVar[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (int k = 0; k < N; k++) {
+        s[k] = s[k].combine(MeanVar.of(x[b * N + k]));
+      }
+    }
+  }
+
+  /** The statistics of the positive values only: a guarded update. */
+  @Operator
+  public static void positiveMeanVar(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") MeanVar[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      if (x[i] > 0f) {
+        s[0] = s[0].combine(MeanVar.of(x[i]));
+      }
+    }
+  }
+
+  /** The largest value and its first index, by the static form {@code R.m(r[i], e)}. */
+  @Operator
+  public static void argMax(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") ArgMax[] m) {
+    for (@Parallel int i = 0; i < N; i++) {
+      m[0] = ArgMax.larger(m[0], new ArgMax(x[i], i));
+    }
+  }
+
+  /**
+   * The log-sum-exp of each bucket's values, at an index read from data ({@code bucket[i]}), and
+   * the overall statistics beside it: two arrays of records in one operator.
+   */
+  @Operator
+  public static void bucketLogSumExp(@Dim int N, @Dim int K, @Shape("N") float[] x, @Shape("N") int[] bucket,
+      @Out @Reduce @Shape("K") LogSumExp[] l, @Out @Reduce @Shape("1") MeanVar[] all) {
+    for (@Parallel int i = 0; i < N; i++) {
+      l[bucket[i]] = l[bucket[i]].combine(LogSumExp.of(x[i]));
+      all[0] = all[0].combine(MeanVar.of(x[i]));
+    }
+  }
+}
