@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class CudaSourcesTest {
   private static final String[] ARCHES = {"sm_80", "sm_90"};
-  private static final List<String> CLASSES = List.of("Attention", "Elementwise", "Embedding", "Layout", "Linear", "Losses", "Norms", "Rows", "Scans");
+  private static final List<String> CLASSES = List.of("Attention", "Elementwise", "Embedding", "Layout", "Linear", "Losses", "Norms", "Rows", "Scans", "Stats");
   private static final Pattern KERNEL = Pattern.compile("extern \"C\" __global__ void (\\w+)\\(");
 
   @TestFactory

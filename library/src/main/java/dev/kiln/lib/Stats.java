@@ -1,0 +1,38 @@
+package dev.kiln.lib;
+
+import dev.kiln.Dim;
+import dev.kiln.Operator;
+import dev.kiln.Out;
+import dev.kiln.Parallel;
+import dev.kiln.Reduce;
+import dev.kiln.Shape;
+
+/**
+ * Statistics in one pass by a user monoid ({@link MeanVar}): each worker's value is combined into
+ * the output's record; chunks of workers keep partial records, which Kiln combines by {@link
+ * MeanVar#combine} in a fixed tree, so repeated runs give the same bits. Start each output element
+ * at {@link MeanVar#empty()} (or at a summary to extend). No derived gradients (a record's
+ * combining method is not differentiated).
+ */
+public final class Stats {
+  private Stats() {}
+
+  /** Count, mean and spread of all of {@code x}. */
+  @Operator
+  public static void meanVar(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") MeanVar[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] = s[0].combine(MeanVar.of(x[i]));
+    }
+  }
+
+  /** Count, mean and spread of each column of a row-major {@code [B, N]} matrix (batch-norm statistics). */
+  @Operator
+  public static void columnMeanVar(@Dim int B, @Dim int N, @Shape("B, N") float[] x,
+      @Out @Reduce @Shape("N") MeanVar[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        s[n] = s[n].combine(MeanVar.of(x[b * N + n]));
+      }
+    }
+  }
+}
