@@ -52,9 +52,25 @@ public final class MonoidForms {
   }
 
   @Operator
-  public static void input(@Dim int N, @Shape("N") Sum[] x, @Out @Shape("N") float[] y) { // error: KILN056 is not @Out @Reduce
+  public static void writesInput(@Dim int N, @Shape("N") Sum[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {
-      y[i] = 0f;
+      x[i] = new Sum(1f, 1); // error: KILN019
+      y[i] = x[i].total();
+    }
+  }
+
+  @Operator
+  public static void readsOutput(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") Sum[] r, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      r[i] = new Sum(x[i], 1);
+      y[i] = r[i].total(); // error: KILN020 'r'
+    }
+  }
+
+  @Operator
+  public static void asANumber(@Dim int N, @Shape("N") Sum[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = x[i] + 1f; // error: KILN056 is a Sum where a number is expected
     }
   }
 

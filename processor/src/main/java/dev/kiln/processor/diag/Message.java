@@ -185,12 +185,12 @@ public enum Message {
       "KILN054",
       "%s: a record value is held in a local of its record type, passed to or returned from the"
           + " record's methods, or read through its components"),
-  MONOID_FORM(
+  RECORD_ARRAY_FORM(
       "KILN056",
-      "%s; a @Reduce array of records is declared @Out @Reduce R[] r, with R a record of float,"
-          + " double, int or long components and a static no-argument @Identity method, and updated only as"
-          + " r[i] = r[i].m(e) or r[i] = R.m(r[i], e), where m combines two R values (associative, with the"
-          + " identity as its unit: Kiln combines workers' partial results with it)"),
+      "%s; an array of records R[] r (R a record of float, double, int or long components) is an input"
+          + " read as r[i], an @Out array written as r[i] = e, or an @Out @Reduce array updated only as"
+          + " r[i] = r[i].m(e) or r[i] = R.m(r[i], e), where m combines two R values (associative, with R's"
+          + " static no-argument @Identity method as its unit: Kiln combines workers' partial results with it)"),
   INTERNAL_ERROR(
       "KILN999",
       "internal error in Kiln while compiling '%s': %s. This is a bug in Kiln; please report it"

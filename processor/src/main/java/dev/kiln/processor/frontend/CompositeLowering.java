@@ -184,7 +184,7 @@ final class CompositeLowering {
     for (var p : element.getParameters()) {
       if (p.asType() instanceof javax.lang.model.type.ArrayType array
           && RecordType.recordElement(array.getComponentType()) != null) {
-        throw new KilnDiagnostic(call, Message.MONOID_FORM, "a composite calls " + element.getSimpleName()
+        throw new KilnDiagnostic(call, Message.RECORD_ARRAY_FORM, "a composite calls " + element.getSimpleName()
             + ", which reduces into the array of records '" + p.getSimpleName() + "' (composites pass arrays of"
             + " numbers; call it from Java)");
       }

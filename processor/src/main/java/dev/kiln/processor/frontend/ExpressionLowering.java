@@ -319,7 +319,11 @@ final class ExpressionLowering {
       throw new KilnDiagnostic(t, Message.UNSUPPORTED_EXPRESSION, "indexing the local '" + id + "'");
     }
     if (t.getExpression() instanceof IdentifierTree id && state.signature.recordArray(id.getName().toString()) != null) {
-      throw new KilnDiagnostic(t, Message.MONOID_FORM, "'" + t + "' is used outside an update r[i] = r[i].m(e)");
+      Signature.RecordArray records = state.signature.recordArray(id.getName().toString());
+      throw new KilnDiagnostic(t, Message.RECORD_ARRAY_FORM, records.role() == dev.kiln.processor.ir.ArrayRole.REDUCE
+          ? "'" + t + "' is used outside an update r[i] = r[i].m(e)"
+          : "'" + t + "' is a " + records.record().getSimpleName() + " where a number is expected (read a component, as "
+              + t + "." + records.components().get(0).record().component() + "())");
     }
     throw new KilnDiagnostic(
         t.getExpression(), Message.UNSUPPORTED_EXPRESSION, "indexing '" + t.getExpression() + "' (only array parameters can be indexed)");

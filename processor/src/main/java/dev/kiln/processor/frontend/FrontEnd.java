@@ -134,7 +134,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     if (CompositeLowering.isComposite(body.getStatements(), state.names)) {
       if (!signature.recordArrays().isEmpty()) {
         Signature.RecordArray r = signature.recordArrays().get(0);
-        throw new KilnDiagnostic(op.tree().getParameters().get(r.position()), Message.MONOID_FORM,
+        throw new KilnDiagnostic(op.tree().getParameters().get(r.position()), Message.RECORD_ARRAY_FORM,
             "'" + r.name() + "' is an array of records in a composite (composites pass arrays of numbers)");
       }
       CompositeIr composite = new CompositeLowering(reporter, op, signature, state.names, this, trees).lower(body.getStatements());
@@ -169,7 +169,7 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
     }
     lowering.statement(structure.worker());
     for (Signature.RecordArray r : lowering.neverCombined()) {
-      reporter.report(op.tree().getParameters().get(r.position()), op.unit(), Message.MONOID_FORM,
+      reporter.report(op.tree().getParameters().get(r.position()), op.unit(), Message.RECORD_ARRAY_FORM,
           "'" + r.name() + "' is never updated");
     }
     SuppressWarnings suppressed = op.element().getAnnotation(SuppressWarnings.class);

@@ -71,12 +71,8 @@ final class RecordExpressions {
         return returned == null ? null : RecordType.of(returned, t, state.inliner);
       }
       case ARRAY_ACCESS: {
-        ExpressionTree array = ((com.sun.source.tree.ArrayAccessTree) t).getExpression();
-        if (array instanceof IdentifierTree id && !state.env.containsKey(id.getName().toString())
-            && state.signature.recordArray(id.getName().toString()) != null) {
-          throw new KilnDiagnostic(t, Message.MONOID_FORM, "'" + t + "' is used outside an update r[i] = r[i].m(e)");
-        }
-        return null;
+        Signature.RecordArray records = recordArray((com.sun.source.tree.ArrayAccessTree) t);
+        return records == null ? null : RecordType.of(records.record(), t, state.inliner);
       }
       case CONDITIONAL_EXPRESSION: {
         ConditionalExpressionTree c = (ConditionalExpressionTree) t;
@@ -115,6 +111,19 @@ final class RecordExpressions {
       }
       case NEW_CLASS:
         return construct((NewClassTree) t);
+      case ARRAY_ACCESS: {
+        com.sun.source.tree.ArrayAccessTree access = (com.sun.source.tree.ArrayAccessTree) t;
+        Signature.RecordArray records = recordArray(access);
+        if (records == null) {
+          break;
+        }
+        Expr index = expressions.index(access, records.components().get(0));
+        List<Expr> loads = new ArrayList<>();
+        for (dev.kiln.processor.ir.Param.Array c : records.components()) {
+          loads.add(state.f.load(c, index, state.path, state.scope));
+        }
+        return new RecordValue(RecordType.of(records.record(), t, state.inliner), loads);
+      }
       case METHOD_INVOCATION: {
         Call call = resolve((MethodInvocationTree) t);
         if (call == null) {
@@ -144,6 +153,24 @@ final class RecordExpressions {
         break;
     }
     throw new KilnDiagnostic(t, Message.RECORD_VALUE, "'" + t + "' is not a record value, where one is expected");
+  }
+
+  /**
+   * The input array of records {@code access} reads, or null when it indexes no array of records;
+   * reading an {@code @Out} or {@code @Reduce} one is refused.
+   */
+  private Signature.RecordArray recordArray(com.sun.source.tree.ArrayAccessTree access) {
+    if (!(access.getExpression() instanceof IdentifierTree id) || state.env.containsKey(id.getName().toString())) {
+      return null;
+    }
+    Signature.RecordArray records = state.signature.recordArray(id.getName().toString());
+    if (records != null && records.role() == dev.kiln.processor.ir.ArrayRole.REDUCE) {
+      throw new KilnDiagnostic(access, Message.RECORD_ARRAY_FORM, "'" + access + "' is used outside an update r[i] = r[i].m(e)");
+    }
+    if (records != null && records.role() == dev.kiln.processor.ir.ArrayRole.OUT) {
+      throw new KilnDiagnostic(access, Message.READ_OF_OUTPUT, records.name());
+    }
+    return records;
   }
 
   /** {@code new R(a, b, ...)}: one argument per component, converted as Java converts them. */

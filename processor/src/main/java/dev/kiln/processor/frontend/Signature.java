@@ -28,6 +28,11 @@ public record Signature(OperatorKind kind, List<Param> params, ScalarType result
     public RecordArray {
       components = List.copyOf(components);
     }
+
+    /** In, out or reduce: every component's role. */
+    public dev.kiln.processor.ir.ArrayRole role() {
+      return components.get(0).role();
+    }
   }
 
   public Param param(String name) {

@@ -68,7 +68,7 @@ public final class SignatureReader {
         Signature.RecordArray owner = recordArrays.stream().filter(r -> r.components().contains(p)).findFirst()
             .orElse(recordArrays.isEmpty() ? null : recordArrays.get(0));
         if (owner != null) {
-          reporter.report(trees.get(owner.position()), op.unit(), Message.MONOID_FORM,
+          reporter.report(trees.get(owner.position()), op.unit(), Message.RECORD_ARRAY_FORM,
               "the array of the components of '" + owner.name() + "' would be named '" + p.name()
                   + "', as another parameter is (rename one)");
         }
@@ -101,15 +101,15 @@ public final class SignatureReader {
       }
     }
     if (kind != OperatorKind.GRID && !recordArrays.isEmpty()) {
-      reporter.report(trees.get(recordArrays.get(0).position()), op.unit(), Message.MONOID_FORM,
+      reporter.report(trees.get(recordArrays.get(0).position()), op.unit(), Message.RECORD_ARRAY_FORM,
           "'" + recordArrays.get(0).name() + "' is an array of records in an operator that returns a value");
     }
     return reporter.errorCount() == before ? new Signature(kind, params, resultType, recordArrays) : null;
   }
 
   /**
-   * A parameter {@code R[] name} of a record type {@code R} as its components' arrays, each {@code
-   * @Out @Reduce} with the parameter's shape ({@link #isRecordArray}); null after reporting what
+   * A parameter {@code R[] name} of a record type {@code R} as its components' arrays, each with the
+   * parameter's shape and role ({@link #isRecordArray}); null after reporting what
    * is wrong with it.
    */
   private static boolean isRecordArray(VariableElement element) {
@@ -123,12 +123,8 @@ public final class SignatureReader {
     javax.lang.model.element.TypeElement record = (javax.lang.model.element.TypeElement)
         ((javax.lang.model.type.DeclaredType) ((ArrayType) element.asType()).getComponentType()).asElement();
     String name = element.getSimpleName().toString();
-    if (!Annotations.has(element, Annotations.OUT) || !Annotations.has(element, Annotations.REDUCE)) {
-      reporter.report(tree, op.unit(), Message.MONOID_FORM,
-          "'" + name + "' is an array of " + record.getSimpleName() + " records that is not @Out @Reduce"
-              + " (arrays of records are reduced into only; pass other records' components as arrays of numbers)");
-      return null;
-    }
+    boolean reduce = Annotations.has(element, Annotations.REDUCE);
+    ArrayRole role = reduce ? ArrayRole.REDUCE : Annotations.has(element, Annotations.OUT) ? ArrayRole.OUT : ArrayRole.IN;
     AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
     if (shapeMirror == null) {
       reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
@@ -143,15 +139,17 @@ public final class SignatureReader {
       ScalarType type = ScalarType.ofJavaName(c.asType().toString());
       if (type == null || !(type == ScalarType.FLOAT || type == ScalarType.DOUBLE || type == ScalarType.INT
           || type == ScalarType.LONG)) {
-        reporter.report(tree, op.unit(), Message.MONOID_FORM,
+        reporter.report(tree, op.unit(), Message.RECORD_ARRAY_FORM,
             "the component '" + c.getSimpleName() + "' of " + record.getSimpleName() + " is a " + c.asType()
-                + ", and the components of a reduced record are float, double, int or long");
+                + ", and the components of a record in an array parameter are float, double, int or long");
         return null;
       }
-      components.add(new Param.Array(name + "_" + c.getSimpleName(), position, type, shape, ArrayRole.REDUCE));
+      components.add(new Param.Array(name + "_" + c.getSimpleName(), position, type, shape, role,
+          new Param.RecordSlot(name, record.getQualifiedName().toString(), c.getSimpleName().toString(),
+              components.size(), record.getRecordComponents().size())));
     }
     if (components.isEmpty()) {
-      reporter.report(tree, op.unit(), Message.MONOID_FORM, record.getSimpleName() + " has no components");
+      reporter.report(tree, op.unit(), Message.RECORD_ARRAY_FORM, record.getSimpleName() + " has no components");
       return null;
     }
     return new Signature.RecordArray(name, position, record, components);

@@ -56,7 +56,7 @@ final class StatementLowering {
   private final OperatorSource op;
   private final boolean elementwise;
   private final Map<Param.Array, ReduceKind> reduceKinds = new HashMap<>();
-  private final MonoidLowering monoids;
+  private final RecordArrayLowering monoids;
 
   /** Elementwise only: whether a return has been taken, and the value returned. */
   private Expr done;
@@ -79,7 +79,7 @@ final class StatementLowering {
       RecordType resultRecord, ScalarType resultType) {
     this.state = state;
     this.expressions = new ExpressionLowering(state);
-    this.monoids = new MonoidLowering(state, expressions);
+    this.monoids = new RecordArrayLowering(state, expressions);
     this.reporter = reporter;
     this.op = op;
     this.elementwise = elementwise;

@@ -13,12 +13,28 @@ public sealed interface Param permits Param.Scalar, Param.Array {
    */
   record Scalar(String name, int position, ScalarType type, boolean dim) implements Param {}
 
-  /** An array parameter with its shape and role. */
-  record Array(String name, int position, ScalarType elementType, Shape shape, ArrayRole role)
+  /**
+   * An array parameter with its shape and role; {@code record} is not null when it holds one
+   * component of a parameter that is an array of records in the source ({@code MeanVar[] s} is the
+   * arrays {@code s_n}, {@code s_mean}, {@code s_m2}).
+   */
+  record Array(String name, int position, ScalarType elementType, Shape shape, ArrayRole role, RecordSlot record)
       implements Param {
+    /** An array of numbers in the source. */
+    public Array(String name, int position, ScalarType elementType, Shape shape, ArrayRole role) {
+      this(name, position, elementType, shape, role, null);
+    }
+
     @Override
     public String toString() {
       return name;
     }
   }
+
+  /**
+   * Where a component's array comes from: the source's parameter {@code param}, an array of the
+   * record {@code recordClass} (qualified name), whose component {@code component} is the {@code
+   * index}-th of {@code count}.
+   */
+  record RecordSlot(String param, String recordClass, String component, int index, int count) {}
 }

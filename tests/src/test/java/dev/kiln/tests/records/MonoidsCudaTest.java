@@ -159,6 +159,33 @@ class MonoidsCudaTest {
     }
   }
 
+  /** Arrays of records in and out of a kernel on the device: one device array a component. */
+  @Test
+  void recordArraysInAndOut() {
+    int n = 5000;
+    float[] re = data(24, n, 0f, 1f);
+    float[] im = data(25, n, 0f, 1f);
+    Complex[] z = new Complex[n];
+    for (int i = 0; i < n; i++) {
+      z[i] = new Complex(re[i], im[i]);
+    }
+    Complex[] w = new Complex[n];
+    RecordArrays.complexAffine(n, z, 0.5f, -2f, w);
+    CudaStream s = device.defaultStream();
+    try (DeviceFloatArray zr = device.upload(re);
+        DeviceFloatArray zi = device.upload(im);
+        DeviceFloatArray wr = device.allocFloats(n);
+        DeviceFloatArray wi = device.allocFloats(n)) {
+      RecordArraysKernels.complexAffine(s, n, zr, zi, 0.5f, -2f, wr, wi);
+      float[] gotRe = wr.download();
+      float[] gotIm = wi.download();
+      for (int i = 0; i < n; i++) {
+        assertEquals(w[i].re(), gotRe[i], 1e-6f, "re " + i);
+        assertEquals(w[i].im(), gotIm[i], 1e-6f, "im " + i);
+      }
+    }
+  }
+
   private static float[] filled(int n, float v) {
     float[] a = new float[n];
     java.util.Arrays.fill(a, v);

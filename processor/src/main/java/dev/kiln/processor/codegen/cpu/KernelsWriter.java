@@ -103,6 +103,9 @@ public final class KernelsWriter {
         continue;
       }
       OperatorIr.Grid op = (OperatorIr.Grid) operator; // composites are written from their plans below
+      if (!epilogues.contains(op.name()) && RecordArrayLauncherWriter.applies(op)) {
+        type.addMethod(RecordArrayLauncherWriter.write(op, docs));
+      }
       if (contractions.containsKey(op.name())) {
         Contraction c = contractions.get(op.name());
         type.addMethod(GemmLauncherWriter.write(c, docs));
@@ -124,10 +127,6 @@ public final class KernelsWriter {
         type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), docs, true,
             simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines)));
         type.addMethod(ArgumentChecks.dimsHelper(op));
-        List<ReductionPlan.Group> records = ReductionPlan.groups(op);
-        if (!records.isEmpty()) {
-          type.addMethod(RecordArrayLauncherWriter.write(op, records, docs));
-        }
       }
       KernelInfo kernel = cuda.get(op.name());
       if (kernel != null) {

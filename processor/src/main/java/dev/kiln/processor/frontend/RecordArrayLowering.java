@@ -25,11 +25,14 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
 
 /**
- * Updates of {@code @Reduce} arrays of records, {@code r[i] = r[i].m(e)} or {@code r[i] =
- * R.m(r[i], e)}: the record's combining method {@code m} inlined once per operator on operands of
- * its own ({@link Monoid}), its {@code @Identity} value, and the {@link Stmt.Combine} of the update.
+ * Assignments to array parameters of records, each one array a component: {@code r[i] = e} into an
+ * {@code @Out} array (a store a component), and updates of {@code @Reduce} arrays (user monoids),
+ * {@code r[i] = r[i].m(e)} or {@code r[i] = R.m(r[i], e)}: the record's combining method {@code m}
+ * inlined once per operator on operands of its own ({@link Monoid}), its {@code @Identity} value,
+ * and the {@link Stmt.Combine} of the update. Reads of input arrays of records are {@link
+ * RecordExpressions}'.
  */
-final class MonoidLowering {
+final class RecordArrayLowering {
   static final String IDENTITY = "dev.kiln.Identity";
 
   private final LoweringState state;
@@ -39,7 +42,7 @@ final class MonoidLowering {
   /** The record arrays the body assigns, well formed or not. */
   private final java.util.Set<String> assigned = new java.util.HashSet<>();
 
-  MonoidLowering(LoweringState state, ExpressionLowering expressions) {
+  RecordArrayLowering(LoweringState state, ExpressionLowering expressions) {
     this.state = state;
     this.expressions = expressions;
   }
@@ -56,17 +59,30 @@ final class MonoidLowering {
     return null;
   }
 
-  /** {@code target[index] = rhs} for the record array {@code target}, as a {@link Stmt.Combine}. */
+  /**
+   * {@code target[index] = rhs} for the record array {@code target}: a store a component into an
+   * {@code @Out} array, a {@link Stmt.Combine} into a {@code @Reduce} one.
+   */
   void assign(AssignmentTree a, Signature.RecordArray target, ArrayAccessTree access) {
     assigned.add(target.name());
+    if (target.role() == dev.kiln.processor.ir.ArrayRole.IN) {
+      throw new KilnDiagnostic(access, Message.WRITE_TO_INPUT, target.name());
+    }
     Expr index = expressions.index(access, target.components().get(0));
+    if (target.role() == dev.kiln.processor.ir.ArrayRole.OUT) {
+      RecordValue value = expressions.records.lower(a.getExpression(), RecordType.of(target.record(), a, state.inliner));
+      for (int i = 0; i < target.components().size(); i++) {
+        state.out.add(new Stmt.Store(target.components().get(i), index, value.components().get(i), state.path, TreeRef.of(a)));
+      }
+      return;
+    }
     ExpressionTree rhs = a.getExpression();
     while (rhs instanceof ParenthesizedTree p) {
       rhs = p.getExpression();
     }
     String name = target.name();
     if (!(rhs instanceof MethodInvocationTree call)) {
-      throw new KilnDiagnostic(a, Message.MONOID_FORM, "'" + name + "' is assigned '" + rhs + "'");
+      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM, "'" + name + "' is assigned '" + rhs + "'");
     }
     RecordType type = RecordType.of(target.record(), a, state.inliner);
     ExpressionTree self;
@@ -85,29 +101,31 @@ final class MonoidLowering {
       isStatic = true;
       TypeElement owner = state.names.type(ms.getExpression());
       if (owner == null || !owner.equals(target.record())) {
-        throw new KilnDiagnostic(call, Message.MONOID_FORM,
+        throw new KilnDiagnostic(call, Message.RECORD_ARRAY_FORM,
             "'" + name + "' is updated by '" + ms + "', not by a method of " + type.name());
       }
     } else {
-      throw new KilnDiagnostic(a, Message.MONOID_FORM, "'" + name + "' is assigned '" + rhs + "'");
+      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM, "'" + name + "' is assigned '" + rhs + "'");
     }
     if (!sameElement(self, target, index)) {
-      throw new KilnDiagnostic(a, Message.MONOID_FORM,
+      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM,
           "'" + name + "[...]' is assigned a value that does not start from the same element (" + self + ")");
     }
     ExecutableElement m = combiningMethod(type, method, isStatic, call);
     Monoid monoid = monoids.computeIfAbsent(name, k -> monoid(type, m, call));
     if (!monoid.method().equals(method)) {
-      throw new KilnDiagnostic(a, Message.MONOID_FORM,
+      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM,
           "'" + name + "' is combined with both " + monoid.method() + " and " + method);
     }
     RecordValue value = expressions.records.lower(term, type);
     state.out.add(new Stmt.Combine(monoid, name, target.components(), index, value.components(), state.path, TreeRef.of(a)));
   }
 
-  /** The record arrays the operator never updates, after lowering its body. */
+  /** The {@code @Reduce} record arrays the operator never updates, after lowering its body. */
   List<Signature.RecordArray> neverCombined() {
-    return state.signature.recordArrays().stream().filter(r -> !assigned.contains(r.name())).toList();
+    return state.signature.recordArrays().stream()
+        .filter(r -> r.role() == dev.kiln.processor.ir.ArrayRole.REDUCE && !assigned.contains(r.name()))
+        .toList();
   }
 
   private boolean sameElement(ExpressionTree self, Signature.RecordArray target, Expr index) {
@@ -131,12 +149,12 @@ final class MonoidLowering {
       }
       boolean ok = isRecord(m.getReturnType(), type) && m.getParameters().stream().allMatch(p -> isRecord(p.asType(), type));
       if (!ok) {
-        throw new KilnDiagnostic(at, Message.MONOID_FORM,
+        throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM,
             "'" + type.name() + "." + name + "' does not take and return " + type.name() + " values only");
       }
       return m;
     }
-    throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " declares no " + (isStatic ? "static " : "")
+    throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, type.name() + " declares no " + (isStatic ? "static " : "")
         + "method '" + name + "' taking " + arity + " " + type.name() + (arity == 1 ? "" : "s"));
   }
 
@@ -175,7 +193,7 @@ final class MonoidLowering {
       RecordType.Component c = type.components().get(i);
       results.add(state.f.cast(c.type(), combined.components().get(i)));
       if (!(state.f.cast(c.type(), identity.components().get(i)) instanceof Expr.Const k)) {
-        throw new KilnDiagnostic(at, Message.MONOID_FORM,
+        throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM,
             "the @Identity value of " + type.name() + " is not a constant in its component '" + c.name() + "'");
       }
       units.add(k);
@@ -191,17 +209,17 @@ final class MonoidLowering {
       if (e.getKind() == ElementKind.METHOD && Annotations.has(e, IDENTITY)) {
         ExecutableElement m = (ExecutableElement) e;
         if (!m.getModifiers().contains(Modifier.STATIC) || !m.getParameters().isEmpty() || !isRecord(m.getReturnType(), type)) {
-          throw new KilnDiagnostic(at, Message.MONOID_FORM, "the @Identity method '" + m.getSimpleName() + "' of "
+          throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, "the @Identity method '" + m.getSimpleName() + "' of "
               + type.name() + " is not static, takes arguments or does not return a " + type.name());
         }
         if (found != null) {
-          throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " has two @Identity methods");
+          throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, type.name() + " has two @Identity methods");
         }
         found = m;
       }
     }
     if (found == null) {
-      throw new KilnDiagnostic(at, Message.MONOID_FORM, type.name() + " has no @Identity method");
+      throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, type.name() + " has no @Identity method");
     }
     return found;
   }

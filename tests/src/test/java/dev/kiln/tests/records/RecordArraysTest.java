@@ -1,0 +1,109 @@
+package dev.kiln.tests.records;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.testing.Agreement;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Array parameters of records in and out of operators: the record launchers copy the components
+ * in and build records out, and the kernels (one array of numbers a component) compute the plain
+ * Java's bits.
+ */
+class RecordArraysTest {
+  private static float[] data(long seed, int n, float center, float spread) {
+    SplittableRandom r = new SplittableRandom(seed);
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = center + spread * (float) (r.nextDouble() * 2 - 1);
+    }
+    return x;
+  }
+
+  private static MeanVar[] empties(int n) {
+    MeanVar[] s = new MeanVar[n];
+    java.util.Arrays.fill(s, MeanVar.empty());
+    return s;
+  }
+
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @CsvSource({"1, 1", "0, 3", "3, 0", "7, 5", "64, 300", "1000, 17"})
+  void recordsInAndOutAreThePlainJavasBits(int b, int n) {
+    float[] x = data(31 + b + n, b * n, 2f, 3f);
+    MeanVar[] rows = new MeanVar[b];
+    RecordArrays.rowSummaries(b, n, x, rows);
+    MeanVar[] rows2 = new MeanVar[b]; // an output's elements are only written: nulls are fine
+    RecordArraysKernels.rowSummaries(b, n, x, rows2);
+    assertArrayEquals(rows, rows2);
+
+    MeanVar[] cols = empties(n);
+    Monoids.columnMeanVar(b, n, x, cols);
+    float[] y = new float[b * n];
+    RecordArrays.standardize(b, n, x, cols, y);
+    float[] y2 = new float[b * n];
+    RecordArraysKernels.standardize(b, n, x, cols, y2);
+    Agreement.assertSame(y, y2);
+
+    MeanVar[] after = empties(b);
+    RecordArrays.extend(b, n, x, rows, after);
+    MeanVar[] after2 = empties(b);
+    RecordArraysKernels.extend(b, n, x, rows, after2);
+    assertArrayEquals(after, after2, "rows split among chunks: each row's updates in the source's order");
+  }
+
+  @Test
+  void complexNumbersInAndOut() {
+    int n = 10_001;
+    float[] re = data(32, n, 0f, 1f);
+    float[] im = data(33, n, 0f, 1f);
+    Complex[] z = new Complex[n];
+    for (int i = 0; i < n; i++) {
+      z[i] = new Complex(re[i], im[i]);
+    }
+    Complex[] w = new Complex[n];
+    RecordArrays.complexAffine(n, z, 0.5f, -2f, w);
+    Complex[] w2 = new Complex[n];
+    RecordArraysKernels.complexAffine(n, z, 0.5f, -2f, w2);
+    assertArrayEquals(w, w2);
+  }
+
+  @Test
+  void statisticsReducedThenUsedStandardiseTheColumns() {
+    int b = 5000;
+    int n = 12;
+    float[] x = data(34, b * n, 100f, 7f);
+    MeanVar[] cols = empties(n);
+    MonoidsKernels.columnMeanVar(b, n, x, cols);
+    float[] y = new float[b * n];
+    RecordArraysKernels.standardize(b, n, x, cols, y);
+    MeanVar[] check = empties(n);
+    MonoidsKernels.columnMeanVar(b, n, y, check);
+    for (int k = 0; k < n; k++) {
+      assertEquals(0f, check[k].mean(), 1e-4f, "column " + k);
+      assertEquals(1f, check[k].variance(), 1e-3f, "column " + k);
+    }
+  }
+
+  @Test
+  void misuseNamesTheOperatorAndTheArgument() {
+    float[] x = data(35, 6, 0f, 1f);
+    MeanVar[] holes = {MeanVar.empty(), null, MeanVar.empty()};
+    IllegalArgumentException hole = assertThrows(IllegalArgumentException.class,
+        () -> RecordArraysKernels.standardize(2, 3, x, holes, new float[6]));
+    assertTrue(hole.getMessage().startsWith("standardize: argument 's' has null at index 1"), hole.getMessage());
+    IllegalArgumentException length = assertThrows(IllegalArgumentException.class,
+        () -> RecordArraysKernels.standardize(2, 3, x, empties(2), new float[6]));
+    assertTrue(length.getMessage().startsWith("standardize: argument 's'"), length.getMessage());
+    MeanVar[] same = empties(2);
+    IllegalArgumentException alias = assertThrows(IllegalArgumentException.class,
+        () -> RecordArraysKernels.extend(2, 3, x, same, same));
+    assertTrue(alias.getMessage().startsWith("extend: "), alias.getMessage());
+    assertTrue(alias.getMessage().contains("'after'") && alias.getMessage().contains("'before'"), alias.getMessage());
+  }
+}
