@@ -39,6 +39,8 @@ final class RecordArrayLowering {
   private final ExpressionLowering expressions;
   /** The monoid of each record array of the operator, from its first update (one method per array). */
   private final Map<String, Monoid> monoids = new HashMap<>();
+  /** The combining method of each record array, from its first update. */
+  private final Map<String, ExecutableElement> methods = new HashMap<>();
   /** The record arrays the body assigns, well formed or not. */
   private final java.util.Set<String> assigned = new java.util.HashSet<>();
 
@@ -112,11 +114,13 @@ final class RecordArrayLowering {
           "'" + name + "[...]' is assigned a value that does not start from the same element (" + self + ")");
     }
     ExecutableElement m = combiningMethod(type, method, isStatic, call);
-    Monoid monoid = monoids.computeIfAbsent(name, k -> monoid(type, m, call));
-    if (!monoid.method().equals(method)) {
-      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM,
-          "'" + name + "' is combined with both " + monoid.method() + " and " + method);
+    ExecutableElement first = methods.putIfAbsent(name, m);
+    if (first != null && !first.equals(m)) { // also an instance and a static method of one name
+      throw new KilnDiagnostic(a, Message.RECORD_ARRAY_FORM, "'" + name + "' is combined with both "
+          + (first.getModifiers().contains(Modifier.STATIC) ? "the static " : "") + first.getSimpleName() + " and "
+          + (isStatic ? "the static " : "") + method);
     }
+    Monoid monoid = monoids.computeIfAbsent(name, k -> monoid(type, m, call));
     RecordValue value = expressions.records.lower(term, type);
     state.out.add(new Stmt.Combine(monoid, name, target.components(), index, value.components(), state.path, TreeRef.of(a)));
   }
@@ -198,7 +202,7 @@ final class RecordArrayLowering {
       }
       units.add(k);
     }
-    return new Monoid(type.element().getQualifiedName().toString(), type.name(), m.getSimpleName().toString(),
+    return new Monoid(type.name(), m.getSimpleName().toString(),
         type.components().stream().map(RecordType.Component::name).toList(), left, right, results, units);
   }
 

@@ -62,15 +62,15 @@ public final class SignatureReader {
         params.add(p);
       }
     }
+    // the launchers name each component's array <array>_<component>: none may be another parameter's name
     Set<String> names = new java.util.HashSet<>();
-    for (Param p : params) {
-      if (!names.add(p.name())) { // a component's array named as another parameter
-        Signature.RecordArray owner = recordArrays.stream().filter(r -> r.components().contains(p)).findFirst()
-            .orElse(recordArrays.isEmpty() ? null : recordArrays.get(0));
-        if (owner != null) {
-          reporter.report(trees.get(owner.position()), op.unit(), Message.RECORD_ARRAY_FORM,
-              "the array of the components of '" + owner.name() + "' would be named '" + p.name()
-                  + "', as another parameter is (rename one)");
+    elements.forEach(e -> names.add(e.getSimpleName().toString()));
+    for (Signature.RecordArray r : recordArrays) {
+      for (Param.Array c : r.components()) {
+        if (!names.add(c.name())) {
+          reporter.report(trees.get(r.position()), op.unit(), Message.RECORD_ARRAY_FORM,
+              "the array of the components of '" + r.name() + "' would be named '" + c.name()
+                  + "', as another parameter or component is (rename one)");
         }
       }
     }
@@ -112,6 +112,17 @@ public final class SignatureReader {
    * parameter's shape and role ({@link #isRecordArray}); null after reporting what
    * is wrong with it.
    */
+  /** {@code pkg.Outer$Inner}: the package and the simple names of the record and its enclosing classes. */
+  private static String binaryName(javax.lang.model.element.TypeElement type) {
+    StringBuilder names = new StringBuilder(type.getSimpleName());
+    javax.lang.model.element.Element e = type.getEnclosingElement();
+    for (; e instanceof javax.lang.model.element.TypeElement t; e = e.getEnclosingElement()) {
+      names.insert(0, t.getSimpleName() + "$");
+    }
+    String pkg = ((javax.lang.model.element.PackageElement) e).getQualifiedName().toString();
+    return pkg.isEmpty() ? names.toString() : pkg + "." + names;
+  }
+
   private static boolean isRecordArray(VariableElement element) {
     return element.asType() instanceof ArrayType array
         && array.getComponentType() instanceof javax.lang.model.type.DeclaredType declared
@@ -123,6 +134,15 @@ public final class SignatureReader {
     javax.lang.model.element.TypeElement record = (javax.lang.model.element.TypeElement)
         ((javax.lang.model.type.DeclaredType) ((ArrayType) element.asType()).getComponentType()).asElement();
     String name = element.getSimpleName().toString();
+    for (javax.lang.model.element.Element e = record; e instanceof javax.lang.model.element.TypeElement t;
+        e = e.getEnclosingElement()) {
+      if (t.getModifiers().contains(Modifier.PRIVATE)) {
+        reporter.report(tree, op.unit(), Message.RECORD_ARRAY_FORM, "the record " + record.getSimpleName()
+            + " is private" + (t == record ? "" : " in " + t.getSimpleName()) + ", and the generated launchers,"
+            + " another class of the package, take arrays of it (make it package-private or public)");
+        return null;
+      }
+    }
     boolean reduce = Annotations.has(element, Annotations.REDUCE);
     ArrayRole role = reduce ? ArrayRole.REDUCE : Annotations.has(element, Annotations.OUT) ? ArrayRole.OUT : ArrayRole.IN;
     AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
@@ -145,7 +165,7 @@ public final class SignatureReader {
         return null;
       }
       components.add(new Param.Array(name + "_" + c.getSimpleName(), position, type, shape, role,
-          new Param.RecordSlot(name, record.getQualifiedName().toString(), c.getSimpleName().toString(),
+          new Param.RecordSlot(name, binaryName(record), c.getSimpleName().toString(),
               components.size(), record.getRecordComponents().size())));
     }
     if (components.isEmpty()) {

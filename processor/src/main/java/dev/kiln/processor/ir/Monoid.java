@@ -8,13 +8,11 @@ import java.util.List;
  * {@code left.method(right)} from the variables {@code left} and {@code right}, which nothing else
  * binds, and {@code identity} is the record's {@code @Identity} value, a constant per component.
  *
- * @param recordClass the record's qualified name, as launchers name its type
  * @param record the record's simple name, for listings and messages
  * @param method the combining method's name
  * @param components the components' names, in declaration order
  */
 public record Monoid(
-    String recordClass,
     String record,
     String method,
     List<String> components,

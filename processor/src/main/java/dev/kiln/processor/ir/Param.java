@@ -33,8 +33,20 @@ public sealed interface Param permits Param.Scalar, Param.Array {
 
   /**
    * Where a component's array comes from: the source's parameter {@code param}, an array of the
-   * record {@code recordClass} (qualified name), whose component {@code component} is the {@code
-   * index}-th of {@code count}.
+   * record {@code recordClass} (its package, a dot, then its simple name after those of its
+   * enclosing classes, each followed by {@code $}: {@code p.Ops$MeanVar}), whose component {@code
+   * component} is the {@code index}-th of {@code count}.
    */
-  record RecordSlot(String param, String recordClass, String component, int index, int count) {}
+  record RecordSlot(String param, String recordClass, String component, int index, int count) {
+    /** The package of the record, "" for the unnamed one. */
+    public String recordPackage() {
+      int dot = recordClass.lastIndexOf('.');
+      return dot < 0 ? "" : recordClass.substring(0, dot);
+    }
+
+    /** The simple names of the record's enclosing classes, outermost first, then its own. */
+    public java.util.List<String> recordNames() {
+      return java.util.List.of(recordClass.substring(recordClass.lastIndexOf('.') + 1).split("\\$"));
+    }
+  }
 }

@@ -76,4 +76,13 @@ public final class Monoids {
       all[0] = all[0].combine(MeanVar.of(x[i]));
     }
   }
+
+  /** The count and sum of the values of each sign (0: negative, 1: the rest), in a long and a double. */
+  @Operator
+  public static void tallyBySign(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("2") Tally[] t) {
+    for (@Parallel int i = 0; i < N; i++) {
+      int side = x[i] < 0f ? 0 : 1;
+      t[side] = t[side].plus(Tally.of(x[i]));
+    }
+  }
 }

@@ -159,6 +159,26 @@ class MonoidsCudaTest {
     }
   }
 
+  @Test
+  void wideComponentsOnTheDevice() {
+    int n = 200_000;
+    float[] x = data(26, n, 0.25f, 1f);
+    Tally[] plain = {Tally.none(), Tally.none()};
+    Monoids.tallyBySign(n, x, plain);
+    CudaStream s = device.defaultStream();
+    try (DeviceFloatArray dx = device.upload(x);
+        dev.kiln.runtime.cuda.DeviceLongArray count = device.upload(new long[2]);
+        dev.kiln.runtime.cuda.DeviceDoubleArray sum = device.upload(new double[2])) {
+      MonoidsKernels.tallyBySign(s, n, dx, count, sum);
+      long[] c = count.download();
+      double[] t = sum.download();
+      for (int k = 0; k < 2; k++) {
+        assertEquals(plain[k].n(), c[k], "side " + k);
+        assertEquals(plain[k].sum(), t[k], 1e-9 * Math.abs(plain[k].sum()), "side " + k);
+      }
+    }
+  }
+
   /** Arrays of records in and out of a kernel on the device: one device array a component. */
   @Test
   void recordArraysInAndOut() {

@@ -179,6 +179,21 @@ class MonoidsTest {
   }
 
   @Test
+  void wideComponentsCountExactly() {
+    int n = 1 << 20;
+    float[] x = data(17, n, 0.25f, 1f);
+    Tally[] plain = {Tally.none(), Tally.none()};
+    Monoids.tallyBySign(n, x, plain);
+    Tally[] kernel = {Tally.none(), Tally.none()};
+    MonoidsKernels.tallyBySign(n, x, kernel);
+    assertEquals(plain[0].n(), kernel[0].n(), "a long count is exact under any tree");
+    assertEquals(plain[1].n(), kernel[1].n());
+    assertEquals(n, kernel[0].n() + kernel[1].n());
+    assertEquals(plain[0].sum(), kernel[0].sum(), 1e-9 * Math.abs(plain[0].sum()));
+    assertEquals(plain[1].sum(), kernel[1].sum(), 1e-9 * Math.abs(plain[1].sum()));
+  }
+
+  @Test
   void misuseNamesTheOperatorAndTheArgument() {
     float[] x = data(15, 100, 0f, 1f);
     IllegalArgumentException nullArray = assertThrows(IllegalArgumentException.class,

@@ -90,6 +90,65 @@ class RecordArraysTest {
     }
   }
 
+  /** {@code L = sum(dy * y)} through the plain Java, in double, at {@code s} with one component moved. */
+  private static double loss(int b, int n, float[] x, float[] sn, float[] sm, float[] s2, float[] dy) {
+    MeanVar[] s = new MeanVar[n];
+    for (int k = 0; k < n; k++) {
+      s[k] = new MeanVar(sn[k], sm[k], s2[k]);
+    }
+    float[] y = new float[b * n];
+    RecordArrays.standardize(b, n, x, s, y);
+    double l = 0;
+    for (int i = 0; i < y.length; i++) {
+      l += (double) dy[i] * y[i];
+    }
+    return l;
+  }
+
+  /** The derived gradient takes and gives one array a component; checked against central differences. */
+  @Test
+  void theDerivedGradientReachesEachComponent() {
+    int b = 3;
+    int n = 4;
+    float[] x = data(36, b * n, 1f, 2f);
+    float[] sn = {3f, 5f, 8f, 13f};
+    float[] sm = data(37, n, 1f, 0.5f);
+    float[] s2 = {2f, 7f, 4f, 9f};
+    float[] dy = data(38, b * n, 0f, 1f);
+    MeanVar[] s = new MeanVar[n];
+    for (int k = 0; k < n; k++) {
+      s[k] = new MeanVar(sn[k], sm[k], s2[k]);
+    }
+    float[] y = new float[b * n];
+    RecordArraysKernels.standardize(b, n, x, s, y);
+    float[] dx = new float[b * n];
+    float[][] ds = {new float[n], new float[n], new float[n]};
+    RecordArraysKernels.standardizeGrad(b, n, x, sn, sm, s2, y, dy, dx, ds[0], ds[1], ds[2]);
+    float[][] at = {sn, sm, s2};
+    for (int c = 0; c < 3; c++) {
+      for (int k = 0; k < n; k++) {
+        float keep = at[c][k];
+        float h = 1e-2f * Math.max(1f, Math.abs(keep));
+        at[c][k] = keep + h;
+        double up = loss(b, n, x, sn, sm, s2, dy);
+        at[c][k] = keep - h;
+        double down = loss(b, n, x, sn, sm, s2, dy);
+        at[c][k] = keep;
+        double fd = (up - down) / (2 * h);
+        assertEquals(fd, ds[c][k], 2e-2 * Math.max(1, Math.abs(fd)), "component " + c + ", element " + k);
+      }
+    }
+    for (int i = 0; i < b * n; i++) {
+      float keep = x[i];
+      x[i] = keep + 1e-2f;
+      double up = loss(b, n, x, sn, sm, s2, dy);
+      x[i] = keep - 1e-2f;
+      double down = loss(b, n, x, sn, sm, s2, dy);
+      x[i] = keep;
+      assertEquals((up - down) / 2e-2, dx[i], 2e-2, "x " + i);
+    }
+  }
+
   @Test
   void misuseNamesTheOperatorAndTheArgument() {
     float[] x = data(35, 6, 0f, 1f);

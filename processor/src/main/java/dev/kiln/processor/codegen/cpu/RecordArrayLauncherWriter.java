@@ -69,6 +69,9 @@ final class RecordArrayLauncherWriter {
     CodeBlock.Builder unpack = CodeBlock.builder();
     CodeBlock.Builder pack = CodeBlock.builder();
     List<String> declared = new ArrayList<>();
+    for (Param.Scalar d : op.dims()) { // the sizes first, as the kernel checks them, before any length
+      unpack.addStatement("$T.dim($S, $S, $N)", PolyCode.CHECKS, op.name(), d.name(), d.name());
+    }
     for (Param p : op.params()) {
       args.add(CodeBlock.of("$N", p.name()));
       if (!(p instanceof Param.Array a) || a.record() == null) {
@@ -81,7 +84,9 @@ final class RecordArrayLauncherWriter {
       }
       declared.add(param);
       List<Param.Array> components = groups.get(param);
-      ClassName record = ClassName.bestGuess(a.record().recordClass());
+      List<String> simpleNames = a.record().recordNames();
+      ClassName record = ClassName.get(a.record().recordPackage(), simpleNames.get(0),
+          simpleNames.subList(1, simpleNames.size()).toArray(new String[0]));
       m.addParameter(ParameterSpec.builder(ArrayTypeName.of(record), param).build());
       unpack.addStatement("$T.notNull($S, $S, $N)", PolyCode.CHECKS, op.name(), param, param);
       unpack.add(ArgumentChecks.length(op, a, param));

@@ -91,7 +91,9 @@ final class VectorKernelWriter {
       return new CudaPlan.Refused("it stores nothing");
     }
     // the arrays in parameter order
-    Map<Param.Array, List<Expr.Load>> read = new TreeMap<>(Comparator.comparingInt(Param.Array::position));
+    Map<Param.Array, List<Expr.Load>> read = new TreeMap<>(Comparator.comparingInt(Param.Array::position)
+        // the components of an array of records share its position: their order among them
+        .thenComparingInt(a -> a.record() == null ? 0 : a.record().index()));
     for (Expr.Load load : StmtWalk.loads(roots)) {
       String array = load.array().name();
       if (written.contains(load.array())) {
