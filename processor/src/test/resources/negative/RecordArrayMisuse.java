@@ -41,4 +41,11 @@ public final class RecordArrayMisuse {
       y[i] = t[i].s() + t_s[i];
     }
   }
+
+  @Operator
+  public static void unwritten(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") Sum[] r) { // error: KILN010 @Out parameter 'r' is never written
+    for (@Parallel int i = 0; i < N; i++) {
+      float unused = x[i];
+    }
+  }
 }

@@ -18,9 +18,16 @@ public final class OutputCheck implements IrCheck {
 
   @Override
   public List<Finding> check(OperatorIr.Grid op) {
-    return neverWritten(op).stream()
-        .map(a -> new Finding(new Site.Parameter(a.position()), Message.OUT_NEVER_WRITTEN, new Object[] {a.name(), op.name()}))
-        .toList();
+    List<Finding> out = new ArrayList<>();
+    Set<String> reported = new HashSet<>();
+    for (Param.Array a : neverWritten(op)) {
+      // an array of records once, under its source name, though each of its components is unwritten
+      String name = a.record() == null ? a.name() : a.record().param();
+      if (reported.add(name)) {
+        out.add(new Finding(new Site.Parameter(a.position()), Message.OUT_NEVER_WRITTEN, new Object[] {name, op.name()}));
+      }
+    }
+    return out;
   }
 
   static List<Param.Array> neverWritten(OperatorIr.Grid op) {
