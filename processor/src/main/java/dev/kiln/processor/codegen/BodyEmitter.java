@@ -269,61 +269,57 @@ public final class BodyEmitter {
     return check == null ? accumulate : inBounds(index, check[0], check[1], accumulate);
   }
 
-  /**
-   * {@code r[i] = r[i].m(value)} over the component arrays: each component of {@code r[i]} and of
-   * the value read into a local, the monoid's method ({@link #combineCode}), then each component
-   * stored.
-   */
+  /** {@code r[i] = r[i].m(value)} over the component arrays ({@link #combineInto}). */
   private CodeBlock combine(Stmt.Combine c) {
     CodeBlock index = c.index().operands().isEmpty() ? index(c.index()) : CodeBlock.of("$N", materializeIndex(c.index(), depth()));
+    List<CodeBlock> into = new ArrayList<>();
     List<CodeBlock> values = new ArrayList<>();
-    c.values().forEach(v -> values.add(expr(v)));
-    Monoid m = c.monoid();
-    CodeBlock.Builder code = CodeBlock.builder();
-    List<String> left = new ArrayList<>();
-    List<String> right = new ArrayList<>();
-    for (int i = 0; i < m.size(); i++) {
-      ScalarType t = c.arrays().get(i).elementType();
-      String a = names.fresh(syntax.identifier(c.param() + "_" + m.components().get(i)));
-      String b = names.fresh(syntax.identifier("term_" + m.components().get(i)));
-      code.addStatement("$L $N = $N[$L]", syntax.constType(t), a, target(c.arrays().get(i)), index);
-      code.addStatement("$L $N = $L", syntax.constType(t), b, values.get(i));
-      left.add(a);
-      right.add(b);
+    for (int i = 0; i < c.arrays().size(); i++) {
+      into.add(CodeBlock.of("$N[$L]", target(c.arrays().get(i)), index));
+      values.add(expr(c.values().get(i)));
     }
-    List<String> results = new ArrayList<>();
-    code.add(combineCode(syntax, names, m, left, right, results));
-    for (int i = 0; i < m.size(); i++) {
-      code.addStatement("$N[$L] = $N", target(c.arrays().get(i)), index, results.get(i));
-    }
+    CodeBlock code = combineInto(syntax, names, c.monoid(), into, values);
     String[] check = checked.get(c.arrays().get(0));
-    return check == null ? code.build() : inBounds(index, check[0], check[1], code.build());
+    return check == null ? code : inBounds(index, check[0], check[1], code);
   }
 
   /**
-   * Statements declaring one local per component of {@code monoid}'s method applied to the locals
-   * {@code left} and {@code right} (its operands' components); the locals' names are added to
-   * {@code results}. The method's nodes are emitted afresh each time, by an emitter of their own.
+   * {@code into = into.m(from)} for the record whose components are the lvalues {@code into} and
+   * the values {@code from}: each read into a local, the monoid's method applied to those (its nodes
+   * emitted afresh each time, by an emitter of their own), each result stored into its lvalue. The
+   * one form of a combine: a worker's update, and the CPU and CUDA folds of partial results.
    */
-  public static CodeBlock combineCode(Syntax syntax, Names names, Monoid monoid, List<String> left, List<String> right,
-      List<String> results) {
+  public static CodeBlock combineInto(Syntax syntax, Names names, Monoid monoid, List<CodeBlock> into,
+      List<CodeBlock> from) {
+    CodeBlock.Builder code = CodeBlock.builder();
     BodyEmitter method = new BodyEmitter(syntax, names, Map.of());
     method.countUses(List.of(), monoid.combined());
     method.openScope();
     for (int i = 0; i < monoid.size(); i++) {
-      method.bind(monoid.left().get(i), left.get(i), 0);
-      method.bind(monoid.right().get(i), right.get(i), 0);
+      String component = monoid.components().get(i);
+      CodeBlock type = syntax.constType(monoid.left().get(i).type());
+      String a = names.fresh(syntax.identifier("a_" + component));
+      String b = names.fresh(syntax.identifier("b_" + component));
+      code.addStatement("$L $N = $L", type, a, into.get(i));
+      code.addStatement("$L $N = $L", type, b, from.get(i));
+      method.bind(monoid.left().get(i), a, 0);
+      method.bind(monoid.right().get(i), b, 0);
     }
     method.setWorkerDepth(0);
     List<CodeBlock> values = new ArrayList<>();
     monoid.combined().forEach(e -> values.add(method.expr(e)));
+    List<String> results = new ArrayList<>();
     for (int i = 0; i < monoid.size(); i++) {
       String r = names.fresh(syntax.identifier("combined_" + monoid.components().get(i)));
       method.add(CodeBlock.builder().addStatement("$L $N = $L", syntax.constType(monoid.combined().get(i).type()), r,
           values.get(i)).build());
       results.add(r);
     }
-    return method.closeScope();
+    code.add(method.closeScope());
+    for (int i = 0; i < monoid.size(); i++) {
+      code.addStatement("$L = $N", into.get(i), results.get(i));
+    }
+    return code.build();
   }
 
   /** {@code access} where {@code 0 <= index < length}, else {@code flag[0] = 1} (device code cannot throw). */

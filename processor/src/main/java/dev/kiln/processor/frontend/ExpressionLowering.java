@@ -318,8 +318,8 @@ final class ExpressionLowering {
     if (t.getExpression() instanceof IdentifierTree id && state.env.containsKey(id.getName().toString())) {
       throw new KilnDiagnostic(t, Message.UNSUPPORTED_EXPRESSION, "indexing the local '" + id + "'");
     }
-    if (t.getExpression() instanceof IdentifierTree id && state.signature.recordArray(id.getName().toString()) != null) {
-      Signature.RecordArray records = state.signature.recordArray(id.getName().toString());
+    Signature.RecordArray records = state.recordArray(t);
+    if (records != null) {
       throw new KilnDiagnostic(t, Message.RECORD_ARRAY_FORM, records.role() == dev.kiln.processor.ir.ArrayRole.REDUCE
           ? "'" + t + "' is used outside an update r[i] = r[i].m(e)"
           : "'" + t + "' is a " + records.record().getSimpleName() + " where a number is expected (read a component, as "

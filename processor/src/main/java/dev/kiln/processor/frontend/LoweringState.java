@@ -125,6 +125,14 @@ final class LoweringState {
     }
   }
 
+  /** The array of records {@code access} indexes (a parameter no local hides), or null. */
+  Signature.RecordArray recordArray(com.sun.source.tree.ArrayAccessTree access) {
+    if (access.getExpression() instanceof com.sun.source.tree.IdentifierTree id && !env.containsKey(id.getName().toString())) {
+      return signature.recordArray(id.getName().toString());
+    }
+    return null;
+  }
+
   /** The value of record local {@code name}, or null when some component is unassigned. */
   RecordValue record(String name) {
     RecordType type = records.get(name);

@@ -3,7 +3,6 @@ package dev.kiln.processor.frontend;
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
@@ -54,11 +53,7 @@ final class RecordArrayLowering {
     while (access instanceof ParenthesizedTree p) {
       access = p.getExpression();
     }
-    if (access instanceof ArrayAccessTree a && a.getExpression() instanceof IdentifierTree id
-        && !state.env.containsKey(id.getName().toString())) {
-      return state.signature.recordArray(id.getName().toString());
-    }
-    return null;
+    return access instanceof ArrayAccessTree a ? state.recordArray(a) : null;
   }
 
   /**

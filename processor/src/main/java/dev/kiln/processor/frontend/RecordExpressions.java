@@ -160,10 +160,7 @@ final class RecordExpressions {
    * reading an {@code @Out} or {@code @Reduce} one is refused.
    */
   private Signature.RecordArray recordArray(com.sun.source.tree.ArrayAccessTree access) {
-    if (!(access.getExpression() instanceof IdentifierTree id) || state.env.containsKey(id.getName().toString())) {
-      return null;
-    }
-    Signature.RecordArray records = state.signature.recordArray(id.getName().toString());
+    Signature.RecordArray records = state.recordArray(access);
     if (records != null && records.role() == dev.kiln.processor.ir.ArrayRole.REDUCE) {
       throw new KilnDiagnostic(access, Message.RECORD_ARRAY_FORM, "'" + access + "' is used outside an update r[i] = r[i].m(e)");
     }

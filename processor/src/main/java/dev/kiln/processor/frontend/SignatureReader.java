@@ -145,12 +145,7 @@ public final class SignatureReader {
     }
     boolean reduce = Annotations.has(element, Annotations.REDUCE);
     ArrayRole role = reduce ? ArrayRole.REDUCE : Annotations.has(element, Annotations.OUT) ? ArrayRole.OUT : ArrayRole.IN;
-    AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
-    if (shapeMirror == null) {
-      reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
-      return null;
-    }
-    Shape shape = shape(op, tree, shapeMirror, dims);
+    Shape shape = arrayShape(op, element, tree, dims);
     if (shape == null) {
       return null;
     }
@@ -181,7 +176,6 @@ public final class SignatureReader {
     TypeMirror type = element.asType();
     boolean out = Annotations.has(element, Annotations.OUT);
     boolean reduce = Annotations.has(element, Annotations.REDUCE);
-    AnnotationMirror shapeMirror = Annotations.mirror(element, Annotations.SHAPE);
     if (type.getKind() == TypeKind.ARRAY) {
       TypeMirror component = ((ArrayType) type).getComponentType();
       ScalarType elementType = ScalarType.ofJavaName(component.toString());
@@ -190,11 +184,7 @@ public final class SignatureReader {
         reporter.report(tree, op.unit(), Message.UNSUPPORTED_PARAMETER_TYPE, name, type);
         return null;
       }
-      if (shapeMirror == null) {
-        reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, name);
-        return null;
-      }
-      Shape shape = shape(op, tree, shapeMirror, dims);
+      Shape shape = arrayShape(op, element, tree, dims);
       if (shape == null) {
         return null;
       }
@@ -217,6 +207,16 @@ public final class SignatureReader {
       }
     }
     return new Param.Scalar(name, position, scalar, dims.contains(name));
+  }
+
+  /** The {@code @Shape} of the array parameter {@code element}, or null after reporting it missing or wrong. */
+  private Shape arrayShape(OperatorSource op, VariableElement element, VariableTree tree, Set<String> dims) {
+    AnnotationMirror mirror = Annotations.mirror(element, Annotations.SHAPE);
+    if (mirror == null) {
+      reporter.report(tree, op.unit(), Message.ARRAY_WITHOUT_SHAPE, element.getSimpleName());
+      return null;
+    }
+    return shape(op, tree, mirror, dims);
   }
 
   private Shape shape(OperatorSource op, VariableTree tree, AnnotationMirror mirror, Set<String> dims) {

@@ -56,25 +56,14 @@ final class MonoidFolds {
       bs.add(y);
     }
     String e = names.fresh("e");
-    List<String> left = new ArrayList<>();
-    List<String> right = new ArrayList<>();
-    CodeBlock.Builder body = CodeBlock.builder();
+    List<CodeBlock> into = new ArrayList<>();
+    List<CodeBlock> from = new ArrayList<>();
     for (int i = 0; i < a.size(); i++) {
-      TypeName t = JavaTypes.of(g.arrays().get(i).elementType());
-      String l = names.fresh("a_" + g.monoid().components().get(i));
-      String r = names.fresh("b_" + g.monoid().components().get(i));
-      body.addStatement("final $T $N = $N[$N]", t, l, as.get(i), e);
-      body.addStatement("final $T $N = $N[$N]", t, r, bs.get(i), e);
-      left.add(l);
-      right.add(r);
-    }
-    List<String> results = new ArrayList<>();
-    body.add(BodyEmitter.combineCode(JavaSyntax.INSTANCE, names, g.monoid(), left, right, results));
-    for (int i = 0; i < a.size(); i++) {
-      body.addStatement("$N[$N] = $N", as.get(i), e, results.get(i));
+      into.add(CodeBlock.of("$N[$N]", as.get(i), e));
+      from.add(CodeBlock.of("$N[$N]", bs.get(i), e));
     }
     return code.beginControlFlow("for (int $N = 0; $N < $N.length; $N++)", e, e, as.get(0), e)
-        .add(body.build())
+        .add(BodyEmitter.combineInto(JavaSyntax.INSTANCE, names, g.monoid(), into, from))
         .endControlFlow()
         .build();
   }

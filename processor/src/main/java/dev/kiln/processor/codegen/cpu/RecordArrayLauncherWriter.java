@@ -33,12 +33,7 @@ final class RecordArrayLauncherWriter {
    * record launcher).
    */
   static boolean applies(OperatorIr op) {
-    Map<String, List<Param.Array>> groups = new LinkedHashMap<>();
-    for (Param p : op.params()) {
-      if (p instanceof Param.Array a && a.record() != null) {
-        groups.computeIfAbsent(a.record().param(), k -> new ArrayList<>()).add(a);
-      }
-    }
+    Map<String, List<Param.Array>> groups = groups(op);
     for (List<Param.Array> g : groups.values()) {
       for (int i = 0; i < g.size(); i++) {
         if (g.get(i).record().index() != i || g.get(i).record().count() != g.size() || g.get(i).role() != g.get(0).role()) {
@@ -49,13 +44,19 @@ final class RecordArrayLauncherWriter {
     return !groups.isEmpty();
   }
 
-  static MethodSpec write(OperatorIr.Grid op, DocLinks owner) {
+  /** The component arrays of each array of records {@code op} takes, by the source's parameter name. */
+  private static Map<String, List<Param.Array>> groups(OperatorIr op) {
     Map<String, List<Param.Array>> groups = new LinkedHashMap<>();
     for (Param p : op.params()) {
       if (p instanceof Param.Array a && a.record() != null) {
         groups.computeIfAbsent(a.record().param(), k -> new ArrayList<>()).add(a);
       }
     }
+    return groups;
+  }
+
+  static MethodSpec write(OperatorIr.Grid op, DocLinks owner) {
+    Map<String, List<Param.Array>> groups = groups(op);
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .addJavadoc("CPU kernel of $L, taking its arrays of records as the source does: their components are copied\n"

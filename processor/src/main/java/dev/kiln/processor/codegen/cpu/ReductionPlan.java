@@ -37,52 +37,45 @@ final class ReductionPlan {
    */
   record Group(Monoid monoid, String param, List<Param.Array> arrays, boolean partials) {}
 
+  /**
+   * Where one reduced target (an array, or an array of records by its name) is accumulated into:
+   * its first statement, every index, and the ranges of the variables in scope there.
+   */
+  private record Sites(Stmt first, Set<Expr> indices, Map<String, Poly[]> ranges) {}
+
   private ReductionPlan() {}
 
   /** The arrays of records {@code op} combines into, in the order of their first update. */
   static List<Group> groups(OperatorIr.Grid op) {
-    Map<String, Stmt.Combine> first = new LinkedHashMap<>();
-    Map<String, Set<Expr>> indices = new HashMap<>();
-    Map<String, Map<String, Poly[]>> ranges = new HashMap<>();
-    collectCombines(op.body(), IndexTerms.gridRanges(op), first, indices, ranges);
-    Set<String> dims = new HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
-    return first.values().stream()
-        .map(c -> new Group(c.monoid(), c.param(), c.arrays(),
-            !chunksDisjoint(op, indices.get(c.param()), ranges.get(c.param()), dims)))
-        .toList();
-  }
-
-  private static void collectCombines(List<Stmt> body, Map<String, Poly[]> scope, Map<String, Stmt.Combine> first,
-      Map<String, Set<Expr>> indices, Map<String, Map<String, Poly[]>> ranges) {
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Combine c) {
-        first.putIfAbsent(c.param(), c);
-        indices.computeIfAbsent(c.param(), k -> new HashSet<>()).add(c.index());
-        ranges.computeIfAbsent(c.param(), k -> new HashMap<>()).putAll(scope);
-      } else if (s instanceof Stmt.Loop loop) {
-        Map<String, Poly[]> inner = new HashMap<>(scope);
-        IndexTerms.addLoopRange(loop, inner);
-        collectCombines(loop.body(), inner, first, indices, ranges);
+    Set<String> dims = dims(op);
+    List<Group> out = new java.util.ArrayList<>();
+    sites(op).values().forEach(w -> {
+      if (w.first() instanceof Stmt.Combine c) {
+        out.add(new Group(c.monoid(), c.param(), c.arrays(), !chunksDisjoint(op, w, dims)));
       }
-    }
+    });
+    return out;
   }
 
   static List<Entry> of(OperatorIr.Grid op) {
-    Map<Param.Array, ReduceKind> kinds = new LinkedHashMap<>();
-    Map<Param.Array, Set<Expr>> indices = new HashMap<>();
-    Map<Param.Array, Map<String, Poly[]>> ranges = new HashMap<>();
-    collect(op.body(), IndexTerms.gridRanges(op), kinds, indices, ranges);
-    Set<String> dims = new HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
-    return kinds.entrySet().stream()
-        .filter(e -> e.getKey().role() == ArrayRole.REDUCE)
-        .map(e -> new Entry(e.getKey(), e.getValue(),
-            !chunksDisjoint(op, indices.get(e.getKey()), ranges.get(e.getKey()), dims)))
-        .toList();
+    Set<String> dims = dims(op);
+    List<Entry> out = new java.util.ArrayList<>();
+    sites(op).values().forEach(w -> {
+      if (w.first() instanceof Stmt.Accumulate a && a.array().role() == ArrayRole.REDUCE) {
+        out.add(new Entry(a.array(), a.op(), !chunksDisjoint(op, w, dims)));
+      }
+    });
+    return out;
   }
 
-  private static boolean chunksDisjoint(OperatorIr.Grid op, Set<Expr> indices, Map<String, Poly[]> ranges, Set<String> dims) {
+  private static Set<String> dims(OperatorIr.Grid op) {
+    Set<String> dims = new HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
+    return dims;
+  }
+
+  private static boolean chunksDisjoint(OperatorIr.Grid op, Sites sites, Set<String> dims) {
+    Set<Expr> indices = sites.indices();
     if (op.grid().isEmpty() || indices.size() != 1) {
       return op.grid().isEmpty();
     }
@@ -91,21 +84,29 @@ final class ReductionPlan {
     if (index == null || index.coefficient(outer).isZero()) {
       return false;
     }
-    List<Term> terms = IndexTerms.of(index, ranges, Set.of(outer), dims);
+    List<Term> terms = IndexTerms.of(index, sites.ranges(), Set.of(outer), dims);
     return terms != null && Injectivity.provable(terms, dims);
   }
 
-  private static void collect(List<Stmt> body, Map<String, Poly[]> scope, Map<Param.Array, ReduceKind> kinds,
-      Map<Param.Array, Set<Expr>> indices, Map<Param.Array, Map<String, Poly[]>> ranges) {
+  /** Every reduced target of {@code op}, in the order of its first accumulation or combine. */
+  private static Map<Object, Sites> sites(OperatorIr.Grid op) {
+    Map<Object, Sites> out = new LinkedHashMap<>();
+    collect(op.body(), IndexTerms.gridRanges(op), out);
+    return out;
+  }
+
+  private static void collect(List<Stmt> body, Map<String, Poly[]> scope, Map<Object, Sites> out) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate a) {
-        kinds.putIfAbsent(a.array(), a.op());
-        indices.computeIfAbsent(a.array(), k -> new HashSet<>()).add(a.index());
-        ranges.computeIfAbsent(a.array(), k -> new HashMap<>()).putAll(scope);
+      Object target = s instanceof Stmt.Accumulate a ? a.array() : s instanceof Stmt.Combine c ? c.param() : null;
+      Expr index = s instanceof Stmt.Accumulate a ? a.index() : s instanceof Stmt.Combine c ? c.index() : null;
+      if (target != null) {
+        Sites sites = out.computeIfAbsent(target, k -> new Sites(s, new HashSet<>(), new HashMap<>()));
+        sites.indices().add(index);
+        sites.ranges().putAll(scope);
       } else if (s instanceof Stmt.Loop loop) {
         Map<String, Poly[]> inner = new HashMap<>(scope);
         IndexTerms.addLoopRange(loop, inner);
-        collect(loop.body(), inner, kinds, indices, ranges);
+        collect(loop.body(), inner, out);
       }
     }
   }

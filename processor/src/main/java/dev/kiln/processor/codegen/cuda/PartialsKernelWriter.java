@@ -212,34 +212,12 @@ public final class PartialsKernelWriter {
             arrays.get(0)[2], element)
         .beginControlFlow("for (long long $N = 1; $N < $N; $N *= 2)", stride, stride, chunks, stride)
         .beginControlFlow("for (long long $N = 0; $N + $N < $N; $N += 2 * $N)", chunk, chunk, stride, chunks, chunk, stride)
-        .add(combineInto(c, into, from, names))
+        .add(BodyEmitter.combineInto(CudaSyntax.INSTANCE, names, c.monoid(), into, from))
         .endControlFlow()
         .endControlFlow()
-        .add(combineInto(c, out, total, names))
+        .add(BodyEmitter.combineInto(CudaSyntax.INSTANCE, names, c.monoid(), out, total))
         .endControlFlow()
         .build();
-  }
-
-  /** {@code a = a.m(b)} for the record whose components are the lvalues {@code a} and values {@code b}. */
-  private static CodeBlock combineInto(Stmt.Combine c, List<CodeBlock> a, List<CodeBlock> b, Names names) {
-    CodeBlock.Builder code = CodeBlock.builder();
-    List<String> left = new ArrayList<>();
-    List<String> right = new ArrayList<>();
-    for (int i = 0; i < a.size(); i++) {
-      String type = CudaSyntax.typeName(c.arrays().get(i).elementType());
-      String x = names.fresh("a_" + CudaNames.identifier(c.monoid().components().get(i)));
-      String y = names.fresh("b_" + CudaNames.identifier(c.monoid().components().get(i)));
-      code.addStatement("const $L $N = $L", type, x, a.get(i));
-      code.addStatement("const $L $N = $L", type, y, b.get(i));
-      left.add(x);
-      right.add(y);
-    }
-    List<String> results = new ArrayList<>();
-    code.add(BodyEmitter.combineCode(CudaSyntax.INSTANCE, names, c.monoid(), left, right, results));
-    for (int i = 0; i < a.size(); i++) {
-      code.addStatement("$L = $N", a.get(i), results.get(i));
-    }
-    return code.build();
   }
 
   private static CodeBlock fold(OperatorIr.Grid op, List<Reduced> reduced, Names names) {

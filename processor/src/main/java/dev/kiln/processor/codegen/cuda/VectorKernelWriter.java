@@ -90,10 +90,10 @@ final class VectorKernelWriter {
     if (written.isEmpty()) {
       return new CudaPlan.Refused("it stores nothing");
     }
-    // the arrays in parameter order
-    Map<Param.Array, List<Expr.Load>> read = new TreeMap<>(Comparator.comparingInt(Param.Array::position)
-        // the components of an array of records share its position: their order among them
-        .thenComparingInt(a -> a.record() == null ? 0 : a.record().index()));
+    // the arrays in the operator's parameter order (not by Param.position, which the components of
+    // an array of records share, and a derived kernel's parameters may repeat)
+    List<Param> order = op.params();
+    Map<Param.Array, List<Expr.Load>> read = new TreeMap<>(Comparator.comparingInt(order::indexOf));
     for (Expr.Load load : StmtWalk.loads(roots)) {
       String array = load.array().name();
       if (written.contains(load.array())) {
