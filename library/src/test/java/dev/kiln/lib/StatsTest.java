@@ -2,24 +2,14 @@ package dev.kiln.lib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** {@link Stats}: the kernels' one-pass statistics against exact double-precision ones. */
 class StatsTest {
-  private static float[] data(long seed, int n, float center, float spread) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = center + spread * (float) (r.nextDouble() * 2 - 1);
-    }
-    return x;
-  }
-
   @Test
   void statisticsOfAWholeTensorFarFromZero() {
     int n = 3_000_000;
-    float[] x = data(1, n, 1e4f, 1f);
+    float[] x = Data.floats(1, n, 9999f, 10001f);
     MeanVar[] s = {MeanVar.empty()};
     StatsKernels.meanVar(n, x, s);
     double sum = 0;
@@ -40,7 +30,7 @@ class StatsTest {
   void columnStatisticsAgreeWithThePlainJava() {
     int b = 2048;
     int n = 33;
-    float[] x = data(2, b * n, -3f, 2f);
+    float[] x = Data.floats(2, b * n, -5f, -1f);
     MeanVar[] plain = new MeanVar[n];
     java.util.Arrays.fill(plain, MeanVar.empty());
     Stats.columnMeanVar(b, n, x, plain);

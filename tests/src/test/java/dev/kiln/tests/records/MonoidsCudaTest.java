@@ -9,7 +9,7 @@ import dev.kiln.runtime.cuda.CudaRuntime;
 import dev.kiln.runtime.cuda.CudaStream;
 import dev.kiln.runtime.cuda.DeviceFloatArray;
 import dev.kiln.runtime.cuda.DeviceIntArray;
-import java.util.SplittableRandom;
+import dev.kiln.tests.Data;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -32,19 +32,10 @@ class MonoidsCudaTest {
     device = CudaRuntime.device();
   }
 
-  private static float[] data(long seed, int n, float center, float spread) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = center + spread * (float) (r.nextDouble() * 2 - 1);
-    }
-    return x;
-  }
-
   @Test
   void welfordAndArgMaxOverAllWorkers() {
     int n = 300_000;
-    float[] x = data(21, n, 1e4f, 1f);
+    float[] x = Data.floats(21, n, 9999f, 10001f);
     x[1234] = 2e4f;
     x[250_000] = 2e4f;
     MeanVar[] plain = {MeanVar.empty()};
@@ -62,19 +53,11 @@ class MonoidsCudaTest {
       MonoidsKernels.argMax(s, n, dx, value, index);
       MeanVar got = new MeanVar(count.download()[0], mean.download()[0], m2.download()[0]);
       assertEquals(n, got.n(), "the count is exact");
-      double sum = 0;
-      for (float v : x) {
-        sum += v;
-      }
-      double exactMean = sum / n;
-      double squares = 0;
-      for (float v : x) {
-        squares += (v - exactMean) * (v - exactMean);
-      }
+      double[] exact = MonoidsTest.exact(x, 0, n, 1);
       // chunks of Welford combined by Chan: closer than the plain loop's float Welford, whose
       // updates d / n fall below the mean's last bit as n grows
-      assertEquals(exactMean, got.mean(), 1e-2);
-      assertEquals(squares / n, got.variance(), squares / n * 1e-3);
+      assertEquals(exact[1], got.mean(), 1e-2);
+      assertEquals(exact[2], got.variance(), exact[2] * 1e-3);
       assertEquals(plain[0].n(), got.n());
       assertEquals(plainMax[0], new ArgMax(value.download()[0], index.download()[0]), "an exact monoid: the loop's answer");
     }
@@ -84,7 +67,7 @@ class MonoidsCudaTest {
   void rowsColumnsAndBucketsAgree() {
     int b = 64;
     int n = 500;
-    float[] x = data(22, b * n, 3f, 2f);
+    float[] x = Data.floats(22, b * n, 1f, 5f);
     MeanVar[] rows = new MeanVar[b];
     java.util.Arrays.fill(rows, MeanVar.empty());
     Monoids.rowMeanVar(b, n, x, rows);
@@ -145,7 +128,7 @@ class MonoidsCudaTest {
     int[] bucket = new int[n];
     bucket[700] = 3;
     CudaStream s = device.defaultStream();
-    try (DeviceFloatArray dx = device.upload(data(23, n, 0f, 1f));
+    try (DeviceFloatArray dx = device.upload(Data.floats(23, n, -1f, 1f));
         DeviceIntArray db = device.upload(bucket);
         DeviceFloatArray lmax = device.upload(filled(3, LogSumExp.empty().max()));
         DeviceFloatArray lsum = device.upload(new float[3]);
@@ -162,7 +145,7 @@ class MonoidsCudaTest {
   @Test
   void wideComponentsOnTheDevice() {
     int n = 200_000;
-    float[] x = data(26, n, 0.25f, 1f);
+    float[] x = Data.floats(26, n, -0.75f, 1.25f);
     Tally[] plain = {Tally.none(), Tally.none()};
     Monoids.tallyBySign(n, x, plain);
     CudaStream s = device.defaultStream();
@@ -183,12 +166,9 @@ class MonoidsCudaTest {
   @Test
   void recordArraysInAndOut() {
     int n = 5000;
-    float[] re = data(24, n, 0f, 1f);
-    float[] im = data(25, n, 0f, 1f);
-    Complex[] z = new Complex[n];
-    for (int i = 0; i < n; i++) {
-      z[i] = new Complex(re[i], im[i]);
-    }
+    float[] re = Data.floats(24, n, -1f, 1f);
+    float[] im = Data.floats(25, n, -1f, 1f);
+    Complex[] z = RecordArraysTest.complexes(re, im);
     Complex[] w = new Complex[n];
     RecordArrays.complexAffine(n, z, 0.5f, -2f, w);
     CudaStream s = device.defaultStream();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.runtime.cpu.CpuExecutor;
+import dev.kiln.tests.Data;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,23 +22,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  * own whole elements (row statistics), the kernel is the plain Java's order and bits.
  */
 class MonoidsTest {
-  private static float[] data(long seed, int n, float center, float spread) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = center + spread * (float) (r.nextDouble() * 2 - 1);
-    }
-    return x;
-  }
-
-  private static MeanVar[] empties(int n) {
+  /** {@code n} empty summaries, where each element of a reduction starts. */
+  static MeanVar[] empties(int n) {
     MeanVar[] s = new MeanVar[n];
     java.util.Arrays.fill(s, MeanVar.empty());
     return s;
   }
 
   /** Count, mean and variance of {@code x} in double precision, two passes. */
-  private static double[] exact(float[] x, int from, int to, int stride) {
+  static double[] exact(float[] x, int from, int to, int stride) {
     double n = 0;
     double sum = 0;
     for (int i = from; i < to; i += stride) {
@@ -56,7 +49,7 @@ class MonoidsTest {
   void welfordOverAllWorkersCombinesTheChunksByChan() {
     int n = 1 << 21;
     assertTrue(CpuExecutor.chunks(n, 1) > 1, "the workers run as several chunks, each with its partial result");
-    float[] x = data(7, n, 1e4f, 1f); // mean 10^4: where the sum of squares minus the squared sum fails
+    float[] x = Data.floats(7, n, 9999f, 10001f); // mean 10^4: where the sum of squares minus the squared sum fails
     MeanVar[] plain = {MeanVar.empty()};
     Monoids.meanVar(n, x, plain);
     MeanVar[] kernel = {MeanVar.empty()};
@@ -74,7 +67,7 @@ class MonoidsTest {
 
   @Test
   void theArraysOwnValueIsCombinedFirst() {
-    float[] x = data(8, 1 << 20, 2f, 1f);
+    float[] x = Data.floats(8, 1 << 20, 1f, 3f);
     float[] head = java.util.Arrays.copyOf(x, 1000);
     float[] tail = java.util.Arrays.copyOfRange(x, 1000, x.length);
     MeanVar[] s = {MeanVar.empty()};
@@ -94,7 +87,7 @@ class MonoidsTest {
   @ParameterizedTest(name = "B={0}, N={1}")
   @CsvSource({"1, 1", "3, 0", "0, 4", "5, 7", "64, 1000", "300, 3000"})
   void rowStatisticsAreThePlainJavasBits(int b, int n) {
-    float[] x = data(9 + b + n, b * n, 3f, 2f);
+    float[] x = Data.floats(9 + b + n, b * n, 1f, 5f);
     MeanVar[] plain = empties(b);
     Monoids.rowMeanVar(b, n, x, plain);
     MeanVar[] kernel = empties(b);
@@ -106,7 +99,7 @@ class MonoidsTest {
   void columnStatisticsThroughALoopAgree() {
     int b = 4096;
     int n = 96;
-    float[] x = data(10, b * n, -5f, 3f);
+    float[] x = Data.floats(10, b * n, -8f, -2f);
     MeanVar[] kernel = empties(n);
     MonoidsKernels.columnMeanVar(b, n, x, kernel);
     MeanVar[] plain = empties(n);
@@ -123,7 +116,7 @@ class MonoidsTest {
   @Test
   void aGuardedUpdateCountsOnlyWhereItRan() {
     int n = 1 << 20;
-    float[] x = data(11, n, 0f, 1f);
+    float[] x = Data.floats(11, n, -1f, 1f);
     MeanVar[] kernel = {MeanVar.empty()};
     MonoidsKernels.positiveMeanVar(n, x, kernel);
     int positives = 0;
@@ -137,7 +130,7 @@ class MonoidsTest {
   @Test
   void anExactMonoidGivesThePlainLoopsAnswerUnderAnyTree() {
     int n = 1 << 21;
-    float[] x = data(12, n, 0f, 100f);
+    float[] x = Data.floats(12, n, -100f, 100f);
     for (int i : new int[] {5, 700_000, 1_500_000, n - 1}) {
       x[i] = 1000f; // ties: the first index wins, whichever chunk holds it
     }
@@ -157,7 +150,7 @@ class MonoidsTest {
   void bucketsChosenByDataAndTwoRecordArraysInOneOperator() {
     int n = 1 << 20;
     int k = 37;
-    float[] x = data(13, n, 0f, 20f);
+    float[] x = Data.floats(13, n, -20f, 20f);
     int[] bucket = new int[n];
     SplittableRandom r = new SplittableRandom(14);
     for (int i = 0; i < n; i++) {
@@ -181,7 +174,7 @@ class MonoidsTest {
   @Test
   void wideComponentsCountExactly() {
     int n = 1 << 20;
-    float[] x = data(17, n, 0.25f, 1f);
+    float[] x = Data.floats(17, n, -0.75f, 1.25f);
     Tally[] plain = {Tally.none(), Tally.none()};
     Monoids.tallyBySign(n, x, plain);
     Tally[] kernel = {Tally.none(), Tally.none()};
@@ -195,7 +188,7 @@ class MonoidsTest {
 
   @Test
   void misuseNamesTheOperatorAndTheArgument() {
-    float[] x = data(15, 100, 0f, 1f);
+    float[] x = Data.floats(15, 100, -1f, 1f);
     IllegalArgumentException nullArray = assertThrows(IllegalArgumentException.class,
         () -> MonoidsKernels.meanVar(100, x, (MeanVar[]) null));
     assertEquals("meanVar: argument 's' is null", nullArray.getMessage());
@@ -211,7 +204,7 @@ class MonoidsTest {
   @Test
   void aBucketOutsideTheArrayThrowsAsInJavaAndLeavesTheRecords() {
     int n = 1 << 18;
-    float[] x = data(16, n, 0f, 1f);
+    float[] x = Data.floats(16, n, -1f, 1f);
     int[] bucket = new int[n];
     bucket[n / 2] = 5; // k = 5: one past the end
     LogSumExp[] l = new LogSumExp[5];

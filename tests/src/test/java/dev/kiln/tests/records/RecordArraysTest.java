@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.testing.Agreement;
-import java.util.SplittableRandom;
+import dev.kiln.tests.Data;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -17,32 +17,17 @@ import org.junit.jupiter.api.Test;
  * Java's bits.
  */
 class RecordArraysTest {
-  private static float[] data(long seed, int n, float center, float spread) {
-    SplittableRandom r = new SplittableRandom(seed);
-    float[] x = new float[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = center + spread * (float) (r.nextDouble() * 2 - 1);
-    }
-    return x;
-  }
-
-  private static MeanVar[] empties(int n) {
-    MeanVar[] s = new MeanVar[n];
-    java.util.Arrays.fill(s, MeanVar.empty());
-    return s;
-  }
-
   @ParameterizedTest(name = "B={0}, N={1}")
   @CsvSource({"1, 1", "0, 3", "3, 0", "7, 5", "64, 300", "1000, 17"})
   void recordsInAndOutAreThePlainJavasBits(int b, int n) {
-    float[] x = data(31 + b + n, b * n, 2f, 3f);
+    float[] x = Data.floats(31 + b + n, b * n, -1f, 5f);
     MeanVar[] rows = new MeanVar[b];
     RecordArrays.rowSummaries(b, n, x, rows);
     MeanVar[] rows2 = new MeanVar[b]; // an output's elements are only written: nulls are fine
     RecordArraysKernels.rowSummaries(b, n, x, rows2);
     assertArrayEquals(rows, rows2);
 
-    MeanVar[] cols = empties(n);
+    MeanVar[] cols = MonoidsTest.empties(n);
     Monoids.columnMeanVar(b, n, x, cols);
     float[] y = new float[b * n];
     RecordArrays.standardize(b, n, x, cols, y);
@@ -50,22 +35,28 @@ class RecordArraysTest {
     RecordArraysKernels.standardize(b, n, x, cols, y2);
     Agreement.assertSame(y, y2);
 
-    MeanVar[] after = empties(b);
+    MeanVar[] after = MonoidsTest.empties(b);
     RecordArrays.extend(b, n, x, rows, after);
-    MeanVar[] after2 = empties(b);
+    MeanVar[] after2 = MonoidsTest.empties(b);
     RecordArraysKernels.extend(b, n, x, rows, after2);
     assertArrayEquals(after, after2, "rows split among chunks: each row's updates in the source's order");
+  }
+
+  /** The complex numbers {@code re[i] + i im[i]}. */
+  static Complex[] complexes(float[] re, float[] im) {
+    Complex[] z = new Complex[re.length];
+    for (int i = 0; i < re.length; i++) {
+      z[i] = new Complex(re[i], im[i]);
+    }
+    return z;
   }
 
   @Test
   void complexNumbersInAndOut() {
     int n = 10_001;
-    float[] re = data(32, n, 0f, 1f);
-    float[] im = data(33, n, 0f, 1f);
-    Complex[] z = new Complex[n];
-    for (int i = 0; i < n; i++) {
-      z[i] = new Complex(re[i], im[i]);
-    }
+    float[] re = Data.floats(32, n, -1f, 1f);
+    float[] im = Data.floats(33, n, -1f, 1f);
+    Complex[] z = complexes(re, im);
     Complex[] w = new Complex[n];
     RecordArrays.complexAffine(n, z, 0.5f, -2f, w);
     Complex[] w2 = new Complex[n];
@@ -77,12 +68,12 @@ class RecordArraysTest {
   void statisticsReducedThenUsedStandardiseTheColumns() {
     int b = 5000;
     int n = 12;
-    float[] x = data(34, b * n, 100f, 7f);
-    MeanVar[] cols = empties(n);
+    float[] x = Data.floats(34, b * n, 93f, 107f);
+    MeanVar[] cols = MonoidsTest.empties(n);
     MonoidsKernels.columnMeanVar(b, n, x, cols);
     float[] y = new float[b * n];
     RecordArraysKernels.standardize(b, n, x, cols, y);
-    MeanVar[] check = empties(n);
+    MeanVar[] check = MonoidsTest.empties(n);
     MonoidsKernels.columnMeanVar(b, n, y, check);
     for (int k = 0; k < n; k++) {
       assertEquals(0f, check[k].mean(), 1e-4f, "column " + k);
@@ -110,11 +101,11 @@ class RecordArraysTest {
   void theDerivedGradientReachesEachComponent() {
     int b = 3;
     int n = 4;
-    float[] x = data(36, b * n, 1f, 2f);
+    float[] x = Data.floats(36, b * n, -1f, 3f);
     float[] sn = {3f, 5f, 8f, 13f};
-    float[] sm = data(37, n, 1f, 0.5f);
+    float[] sm = Data.floats(37, n, 0.5f, 1.5f);
     float[] s2 = {2f, 7f, 4f, 9f};
-    float[] dy = data(38, b * n, 0f, 1f);
+    float[] dy = Data.floats(38, b * n, -1f, 1f);
     MeanVar[] s = new MeanVar[n];
     for (int k = 0; k < n; k++) {
       s[k] = new MeanVar(sn[k], sm[k], s2[k]);
@@ -151,15 +142,15 @@ class RecordArraysTest {
 
   @Test
   void misuseNamesTheOperatorAndTheArgument() {
-    float[] x = data(35, 6, 0f, 1f);
+    float[] x = Data.floats(35, 6, -1f, 1f);
     MeanVar[] holes = {MeanVar.empty(), null, MeanVar.empty()};
     IllegalArgumentException hole = assertThrows(IllegalArgumentException.class,
         () -> RecordArraysKernels.standardize(2, 3, x, holes, new float[6]));
     assertTrue(hole.getMessage().startsWith("standardize: argument 's' has null at index 1"), hole.getMessage());
     IllegalArgumentException length = assertThrows(IllegalArgumentException.class,
-        () -> RecordArraysKernels.standardize(2, 3, x, empties(2), new float[6]));
+        () -> RecordArraysKernels.standardize(2, 3, x, MonoidsTest.empties(2), new float[6]));
     assertTrue(length.getMessage().startsWith("standardize: argument 's'"), length.getMessage());
-    MeanVar[] same = empties(2);
+    MeanVar[] same = MonoidsTest.empties(2);
     IllegalArgumentException alias = assertThrows(IllegalArgumentException.class,
         () -> RecordArraysKernels.extend(2, 3, x, same, same));
     assertTrue(alias.getMessage().startsWith("extend: "), alias.getMessage());
