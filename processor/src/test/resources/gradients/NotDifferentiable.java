@@ -129,6 +129,25 @@ public final class NotDifferentiable {
     }
   }
 
+  /** A user monoid whose record declares no @ElementGradient: the note is on the update. */
+  public record Sum(float s) {
+    @Identity
+    public static Sum zero() {
+      return new Sum(0f);
+    }
+
+    public Sum plus(Sum o) {
+      return new Sum(s + o.s);
+    }
+  }
+
+  @Operator
+  public static void total(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") Sum[] t) {
+    for (@Parallel int i = 0; i < N; i++) {
+      t[0] = t[0].plus(new Sum(x[i])); // note: KILN043 Sum declares no @ElementGradient method
+    }
+  }
+
   /** Integer operators have nothing to differentiate: no note. */
   @Operator
   public static void twice(@Dim int N, @Shape("N") int[] x, @Out @Shape("N") int[] out) {

@@ -43,4 +43,39 @@ class StatsTest {
       assertEquals(plain[k].variance(), kernel[k].variance(), plain[k].variance() * 1e-4f, "column " + k);
     }
   }
+
+  /** The derived gradient through {@link MeanVar#gradient}: batch-norm statistics' backward pass. */
+  @Test
+  void columnStatisticsHaveADerivedGradient() {
+    int b = 64;
+    int n = 9;
+    float[] x = Data.floats(3, b * n, -2f, 3f);
+    float[][] s = columns(b, n, x);
+    float[] dy = Data.floats(4, 3 * n, -1f, 1f);
+    float[] dx = new float[b * n];
+    StatsKernels.columnMeanVarGrad(b, n, x, s[0], s[1], s[2], java.util.Arrays.copyOfRange(dy, 0, n),
+        java.util.Arrays.copyOfRange(dy, n, 2 * n), java.util.Arrays.copyOfRange(dy, 2 * n, 3 * n), dx);
+    FiniteDifferences.checkDirectional(dy, dx, x, v -> {
+      float[][] t = columns(b, n, v);
+      float[] out = new float[3 * n];
+      for (int c = 0; c < 3; c++) {
+        System.arraycopy(t[c], 0, out, c * n, n);
+      }
+      return out;
+    });
+  }
+
+  /** The plain Java's column statistics, one array a component (count, mean, spread). */
+  private static float[][] columns(int b, int n, float[] x) {
+    MeanVar[] s = new MeanVar[n];
+    java.util.Arrays.fill(s, MeanVar.empty());
+    Stats.columnMeanVar(b, n, x, s);
+    float[][] c = new float[3][n];
+    for (int k = 0; k < n; k++) {
+      c[0][k] = s[k].n();
+      c[1][k] = s[k].mean();
+      c[2][k] = s[k].m2();
+    }
+    return c;
+  }
 }

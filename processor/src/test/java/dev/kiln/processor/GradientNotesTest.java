@@ -18,7 +18,7 @@ class GradientNotesTest {
     Compilation compilation = MarkedDiagnostics.check("gradients/NotDifferentiable.java", Diagnostic.Kind.NOTE, "KILN043");
     String kernels = compilation.generatedSourceFile("gradients.NotDifferentiableKernels").orElseThrow()
         .getCharContent(true).toString();
-    for (String op : List.of("prefix", "product", "pick", "lastAbove", "twice")) {
+    for (String op : List.of("prefix", "product", "pick", "lastAbove", "twice", "total")) {
       assertThat(kernels).doesNotContain(" " + op + "Grad(");
     }
   }

@@ -170,4 +170,49 @@ class IrPrinterTest {
         "  combine Sum.plus (r_s, r_n)[0] <- (%2, 1)",
         ""));
   }
+
+  @Test
+  void aMonoidsElementGradientPrintsInItsBlockAndDerivesTheGradient() throws IOException {
+    JavaFileObject source = JavaFileObjects.forSourceLines("m.Scaled",
+        "package m;",
+        "import dev.kiln.*;",
+        "public final class Scaled {",
+        "  public record Sum(float s, int n) {",
+        "    @Identity public static Sum zero() { return new Sum(0f, 0); }",
+        "    public Sum plus(Sum o) { return new Sum(s + o.s, n + o.n); }",
+        "    @ElementGradient public static Sum grad(Sum t, Sum dt, Sum e) { return new Sum(dt.s * e.n, 0); }",
+        "  }",
+        "  @Operator public static void total(@Dim int N, @Shape(\"N\") float[] x, @Out @Reduce @Shape(\"1\") Sum[] r) {",
+        "    for (@Parallel int i = 0; i < N; i++) {",
+        "      r[0] = r[0].plus(new Sum(3f * x[i], 2));",
+        "    }",
+        "  }",
+        "}");
+    Compilation c = javac().withProcessors(new KilnProcessor()).compile(source);
+    assertThat(c).succeeded();
+    String text = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/m/Scaled.ir.txt").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(text).contains(String.join("\n",
+        "    identity (0.0f, 0)",
+        "    %2 = cast f32 e_n",
+        "    %3 = mul f32 dt_s, %2",
+        "    gradient grad (t_s, t_n) (dt_s, dt_n) (e_s, e_n) -> (%3, 0)",
+        "  }",
+        "  %4 = load x[i]",
+        "  %5 = mul f32 3.0f, %4",
+        "  combine Sum.plus (r_s, r_n)[0] <- (%5, 2)"));
+    String gradients = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/kiln/m/Scaled.gradients.ir.txt")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(gradients.substring(gradients.indexOf("operator totalGrad_k0"))).isEqualTo(String.join("\n",
+        "operator totalGrad_k0 grid",
+        "  param N: i32 dim",
+        "  param dr_s: in f32[1]",
+        "  param dx: out f32[N]",
+        "  parallel i < N",
+        "  %0 = load dr_s[0]",
+        "  %1 = mul f32 %0, 2.0f",
+        "  %2 = mul f32 %1, 3.0f",
+        "  store dx[i] = %2",
+        ""));
+  }
 }

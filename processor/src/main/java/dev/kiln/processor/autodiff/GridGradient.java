@@ -7,7 +7,6 @@ import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
-import dev.kiln.processor.ir.StmtWalk;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -94,12 +93,6 @@ public final class GridGradient {
 
   /** The gradient composite of {@code op}; call only when {@link #applies}. */
   public static CompositeIr derive(OperatorIr.Grid op) throws NotDifferentiable {
-    Stmt.Combine combine = StmtWalk.firstCombine(op.body());
-    if (combine != null) {
-      throw new NotDifferentiable("it reduces into '" + combine.param() + "' with " + combine.monoid()
-          + ", and Kiln derives no gradient through a record's combining method (write the gradient as its"
-          + " own @Operator)", combine.origin());
-    }
     ExprFactory f = new ExprFactory();
     f.startOperator();
     Set<String> taken = new HashSet<>();

@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.MathFn;
+import dev.kiln.processor.ir.Monoid;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
@@ -273,7 +274,45 @@ final class ReverseSweep {
           throw new NotDifferentiable("'" + ac.array().name() + "' is a @Reduce product; Kiln derives gradients of"
               + " sums, maxima and minima", ac.origin());
         }
+      } else if (s instanceof Stmt.Combine cb && cb.arrays().stream().anyMatch(upstream::containsKey)) {
+        seedCombine(level, cb);
       }
+    }
+  }
+
+  /**
+   * An update {@code r[i] = r[i].combine(e)} of a user monoid: the record's {@code @ElementGradient}
+   * method, given the total (the forward's output, read back), its upstream gradient (0 for
+   * components that have none) and {@code e}, gives the adjoint of each of {@code e}'s floating-point
+   * components. Nothing flows where the update's guard fails.
+   */
+  private void seedCombine(Level level, Stmt.Combine cb) throws NotDifferentiable {
+    Monoid.Gradient g = cb.monoid().gradient();
+    if (g == null) {
+      throw new NotDifferentiable("it reduces into '" + cb.param() + "' with " + cb.monoid() + ", and "
+          + cb.monoid().record() + " declares no @ElementGradient method (the gradient of a total with respect to one"
+          + " element), so Kiln cannot differentiate through it", cb.origin());
+    }
+    int scope = scopeOf(level.ctx);
+    Map<Expr.Var, Expr> operands = new HashMap<>();
+    for (int c = 0; c < cb.arrays().size(); c++) {
+      Param.Array component = cb.arrays().get(c);
+      ScalarType type = component.elementType();
+      operands.put(g.total().get(c), f.load(outputsIn.get(component), cb.index(), cb.guard(), scope));
+      Param.Array d = upstream.get(component);
+      operands.put(g.totalGradient().get(c), d != null ? f.load(d, cb.index(), cb.guard(), scope)
+          : type.isFloating() ? f.constant(type, 0) : f.integral(type, 0));
+      operands.put(g.element().get(c), cb.values().get(c));
+    }
+    ExprMapper inline = new ExprMapper(f, operands, f::scalar, a -> a, id -> id, null, null);
+    boolean always = cb.guard() instanceof Expr.Const k && k.isTrue();
+    for (int c = 0; c < cb.values().size(); c++) {
+      Expr value = cb.values().get(c);
+      if (!value.type().isFloating()) {
+        continue;
+      }
+      Expr adjoint = inline.map(g.result().get(c));
+      level.contribute(value, always ? adjoint : f.select(cb.guard(), adjoint, f.constant(value.type(), 0)));
     }
   }
 
@@ -446,6 +485,9 @@ final class ReverseSweep {
         reads = contains(st.value(), load, memo) || contains(st.guard(), load, memo);
       } else if (s instanceof Stmt.Accumulate a) {
         reads = contains(a.value(), load, memo) || contains(a.guard(), load, memo);
+      } else if (s instanceof Stmt.Combine c) {
+        reads = contains(c.index(), load, memo) || contains(c.guard(), load, memo)
+            || c.values().stream().anyMatch(v -> contains(v, load, memo));
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         reads = l.carried().stream().anyMatch(c -> contains(c.next(), load, memo) || contains(c.init(), load, memo))
@@ -818,6 +860,10 @@ final class ReverseSweep {
         out.addAll(List.of(st.index(), st.value(), st.guard()));
       } else if (s instanceof Stmt.Accumulate a) {
         out.addAll(List.of(a.index(), a.value(), a.guard()));
+      } else if (s instanceof Stmt.Combine c) {
+        out.add(c.index());
+        out.addAll(c.values());
+        out.add(c.guard());
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         out.addAll(List.of(l.lo(), l.hi(), l.guard()));

@@ -33,6 +33,7 @@ import javax.lang.model.type.TypeMirror;
  */
 final class RecordArrayLowering {
   static final String IDENTITY = "dev.kiln.Identity";
+  static final String ELEMENT_GRADIENT = "dev.kiln.ElementGradient";
 
   private final LoweringState state;
   private final ExpressionLowering expressions;
@@ -177,11 +178,14 @@ final class RecordArrayLowering {
     state.scope = 0;
     RecordValue combined;
     RecordValue identity;
+    Monoid.Gradient gradient;
     try {
       boolean isStatic = m.getModifiers().contains(Modifier.STATIC);
       combined = (RecordValue) expressions.records.invoke(m, type, isStatic ? null : a,
           isStatic ? List.of(a, b) : List.of(b), at);
       identity = (RecordValue) expressions.records.invoke(identityMethod(type, at), type, null, List.of(), at);
+      ExecutableElement g = gradientMethod(type, at);
+      gradient = g == null ? null : gradient(type, g, at);
     } finally {
       state.path = path;
       state.scope = scope;
@@ -198,7 +202,51 @@ final class RecordArrayLowering {
       units.add(k);
     }
     return new Monoid(type.name(), m.getSimpleName().toString(),
-        type.components().stream().map(RecordType.Component::name).toList(), left, right, results, units);
+        type.components().stream().map(RecordType.Component::name).toList(), left, right, results, units, gradient);
+  }
+
+  /** The {@code @ElementGradient} method {@code g} of {@code type} inlined on fresh operands. */
+  private Monoid.Gradient gradient(RecordType type, ExecutableElement g, Tree at) {
+    List<Expr.Var> total = new ArrayList<>();
+    List<Expr.Var> adjoint = new ArrayList<>();
+    List<Expr.Var> element = new ArrayList<>();
+    for (RecordType.Component c : type.components()) {
+      total.add(state.f.newVar("t_" + c.name(), c.name(), c.type(), Expr.VarKind.OPERAND));
+      adjoint.add(state.f.newVar("dt_" + c.name(), c.name(), c.type(), Expr.VarKind.OPERAND));
+      element.add(state.f.newVar("e_" + c.name(), c.name(), c.type(), Expr.VarKind.OPERAND));
+    }
+    RecordValue value = (RecordValue) expressions.records.invoke(g, type, null, List.of(
+        new RecordValue(type, new ArrayList<>(total)), new RecordValue(type, new ArrayList<>(adjoint)),
+        new RecordValue(type, new ArrayList<>(element))), at);
+    List<Expr> result = new ArrayList<>();
+    for (int i = 0; i < type.components().size(); i++) {
+      result.add(state.f.cast(type.components().get(i).type(), value.components().get(i)));
+    }
+    return new Monoid.Gradient(g.getSimpleName().toString(), total, adjoint, element, result);
+  }
+
+  /**
+   * The {@code @ElementGradient} method of {@code type}, {@code static R m(R total, R
+   * totalGradient, R element)}; null when it declares none.
+   */
+  private static ExecutableElement gradientMethod(RecordType type, Tree at) {
+    ExecutableElement found = null;
+    for (Element e : type.element().getEnclosedElements()) {
+      if (e.getKind() == ElementKind.METHOD && Annotations.has(e, ELEMENT_GRADIENT)) {
+        ExecutableElement m = (ExecutableElement) e;
+        if (!m.getModifiers().contains(Modifier.STATIC) || m.getParameters().size() != 3
+            || !isRecord(m.getReturnType(), type) || !m.getParameters().stream().allMatch(p -> isRecord(p.asType(), type))) {
+          throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, "the @ElementGradient method '" + m.getSimpleName()
+              + "' of " + type.name() + " is not static " + type.name() + " " + m.getSimpleName() + "(" + type.name()
+              + " total, " + type.name() + " totalGradient, " + type.name() + " element)");
+        }
+        if (found != null) {
+          throw new KilnDiagnostic(at, Message.RECORD_ARRAY_FORM, type.name() + " has two @ElementGradient methods");
+        }
+        found = m;
+      }
+    }
+    return found;
   }
 
   /** The static, no-argument {@code @Identity} method of {@code type} returning it. */

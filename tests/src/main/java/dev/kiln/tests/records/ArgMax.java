@@ -1,5 +1,6 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.ElementGradient;
 import dev.kiln.Identity;
 
 /** The largest value seen and where (the first index on ties). */
@@ -22,6 +23,12 @@ public record ArgMax(float value, int index) {
       return b;
     }
     return b.value > a.value || b.value == a.value && b.index < a.index ? b : a;
+  }
+
+  /** The largest value moves with the element it came from (the first on ties) and no other. */
+  @ElementGradient
+  public static ArgMax gradient(ArgMax t, ArgMax dt, ArgMax e) {
+    return new ArgMax(e.index == t.index && e.index >= 0 ? dt.value : 0f, 0);
   }
 
   public ArgMax offer(float v, int i) {

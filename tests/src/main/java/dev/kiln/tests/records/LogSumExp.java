@@ -1,5 +1,6 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.ElementGradient;
 import dev.kiln.Identity;
 
 import static dev.kiln.KMath.exp;
@@ -33,6 +34,20 @@ public record LogSumExp(float max, float sum) {
       return new LogSumExp(o.max, o.sum + sum * exp(max - o.max));
     }
     return new LogSumExp(max, sum + o.sum * exp(o.max - max));
+  }
+
+  /**
+   * The gradient with respect to one element {@code e}: the sum {@code sum s_j exp(m_j - max)} moves
+   * by {@code exp(e.max - max)} per unit of {@code e.sum} and by {@code e.sum exp(e.max - max)} per
+   * unit of {@code e.max}; an element at the maximum also moves the maximum itself, by one, and with
+   * it the whole sum, by {@code -sum}. (With ties at the maximum the representation is not
+   * differentiable; {@link #value()}'s gradient, through both components, is right all the same.)
+   */
+  @ElementGradient
+  public static LogSumExp gradient(LogSumExp t, LogSumExp dt, LogSumExp e) {
+    float share = exp(e.max - t.max);
+    float atMax = e.max == t.max ? dt.max - dt.sum * t.sum : 0f;
+    return new LogSumExp(dt.sum * e.sum * share + atMax, dt.sum * share);
   }
 
   public float value() {

@@ -1,5 +1,6 @@
 package dev.kiln.tests.records;
 
+import dev.kiln.ElementGradient;
 import dev.kiln.Identity;
 
 /**
@@ -38,6 +39,22 @@ public record MeanVar(float n, float mean, float m2) {
     float total = n + o.n;
     float d = o.mean - mean;
     return new MeanVar(total, mean + d * (o.n / total), m2 + o.m2 + d * d * (n * o.n / total));
+  }
+
+  /**
+   * The gradient of a total's components with respect to one summarised element {@code e}: with
+   * {@code d = e.mean - t.mean}, the mean {@code sum n_e mean_e / n} moves by {@code n_e / n} and by
+   * {@code d / n} per unit of {@code mean_e} and {@code n_e}, and the spread {@code sum m2_e + n_e
+   * (mean_e - mean)^2} by {@code 2 n_e d}, {@code d^2} and 1 per unit of {@code mean_e}, {@code n_e}
+   * and {@code m2_e} (the terms through the mean cancel: {@code sum n_e (mean_e - mean) = 0}).
+   */
+  @ElementGradient
+  public static MeanVar gradient(MeanVar t, MeanVar dt, MeanVar e) {
+    if (t.n == 0f) {
+      return new MeanVar(0f, 0f, 0f);
+    }
+    float d = e.mean - t.mean;
+    return new MeanVar(dt.n + dt.mean * d / t.n + dt.m2 * d * d, dt.mean * e.n / t.n + dt.m2 * 2f * e.n * d, dt.m2);
   }
 
   /** The population variance (0 for no values). */

@@ -186,6 +186,55 @@ class MonoidsCudaTest {
     }
   }
 
+  /** Derived gradients through @ElementGradient methods on the device, against the CPU kernels. */
+  @Test
+  void gradientsThroughMonoids() {
+    int n = 20_000;
+    int k = 5;
+    float[] x = Data.floats(26, n, -3f, 3f);
+    int[] bucket = new int[n];
+    for (int i = 0; i < n; i++) {
+      bucket[i] = (i * 13) % k;
+    }
+    LogSumExp[] l = new LogSumExp[k];
+    java.util.Arrays.fill(l, LogSumExp.empty());
+    MeanVar[] all = MonoidsTest.empties(1);
+    Monoids.bucketLogSumExp(n, k, x, bucket, l, all);
+    float[] lmax = new float[k];
+    float[] lsum = new float[k];
+    for (int j = 0; j < k; j++) {
+      lmax[j] = l[j].max();
+      lsum[j] = l[j].sum();
+    }
+    float[] dmax = Data.floats(27, k, -1f, 1f);
+    float[] dsum = Data.floats(28, k, -1f, 1f);
+    float[][] stats = {{all[0].n()}, {all[0].mean()}, {all[0].m2()}};
+    float[][] dstats = {{0.1f}, {0.9f}, {-0.35f}};
+    float[] want = new float[n];
+    MonoidsKernels.bucketLogSumExpGrad(n, k, x, bucket, lmax, lsum, stats[0], stats[1], stats[2], dmax, dsum,
+        dstats[0], dstats[1], dstats[2], want);
+    CudaStream s = device.defaultStream();
+    try (DeviceFloatArray dx = device.upload(x);
+        DeviceIntArray db = device.upload(bucket);
+        DeviceFloatArray dlmax = device.upload(lmax);
+        DeviceFloatArray dlsum = device.upload(lsum);
+        DeviceFloatArray sn = device.upload(stats[0]);
+        DeviceFloatArray sm = device.upload(stats[1]);
+        DeviceFloatArray s2 = device.upload(stats[2]);
+        DeviceFloatArray gmax = device.upload(dmax);
+        DeviceFloatArray gsum = device.upload(dsum);
+        DeviceFloatArray gn = device.upload(dstats[0]);
+        DeviceFloatArray gm = device.upload(dstats[1]);
+        DeviceFloatArray g2 = device.upload(dstats[2]);
+        DeviceFloatArray out = device.allocFloats(n)) {
+      MonoidsKernels.bucketLogSumExpGrad(s, n, k, dx, db, dlmax, dlsum, sn, sm, s2, gmax, gsum, gn, gm, g2, out);
+      float[] got = out.download();
+      for (int i = 0; i < n; i++) {
+        assertEquals(want[i], got[i], 1e-5f * Math.max(1f, Math.abs(want[i])), "dx " + i);
+      }
+    }
+  }
+
   private static float[] filled(int n, float v) {
     float[] a = new float[n];
     java.util.Arrays.fill(a, v);

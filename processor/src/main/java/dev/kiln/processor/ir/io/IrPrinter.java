@@ -98,6 +98,16 @@ public final class IrPrinter {
       m.identity().forEach(e -> identity.add(value(e, inner)));
       out.append(inner).append("-> (").append(String.join(", ", results)).append(")\n");
       out.append(inner).append("identity (").append(String.join(", ", identity)).append(")\n");
+      if (m.gradient() != null) {
+        dev.kiln.processor.ir.Monoid.Gradient g = m.gradient();
+        List<String> grads = new java.util.ArrayList<>();
+        g.result().forEach(e -> grads.add(value(e, inner)));
+        out.append(inner).append("gradient ").append(g.method()).append(" (")
+            .append(String.join(", ", g.total().stream().map(Expr.Var::name).toList())).append(") (")
+            .append(String.join(", ", g.totalGradient().stream().map(Expr.Var::name).toList())).append(") (")
+            .append(String.join(", ", g.element().stream().map(Expr.Var::name).toList())).append(") -> (")
+            .append(String.join(", ", grads)).append(")\n");
+      }
       out.append(indent).append("}\n");
     }
   }
