@@ -19,6 +19,7 @@ import dev.kiln.processor.fusion.FusionPrinter;
 import dev.kiln.processor.fusion.Merger;
 import dev.kiln.processor.fusion.Recompute;
 import dev.kiln.processor.fusion.ReportBuilder;
+import dev.kiln.processor.fusion.SiblingLoops;
 import dev.kiln.processor.ir.ClassIr;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
@@ -359,7 +360,9 @@ final class ClassPipeline {
     // the device computes array indices in 64 bits (IndexWidening), the CPU in Java's ints
     List<OperatorIr> forDevice = new ArrayList<>();
     for (OperatorIr op : compiled) {
-      OperatorIr form = deviceForms.containsKey(op.name()) ? deviceForms.get(op.name()) : op;
+      // an operator compiled on its own joins its independent folding loops too (SiblingLoops)
+      OperatorIr form = deviceForms.containsKey(op.name()) ? deviceForms.get(op.name())
+          : op instanceof OperatorIr.Grid grid ? SiblingLoops.join(grid) : op;
       forDevice.add(form instanceof OperatorIr.Grid grid ? IndexWidening.apply(grid) : form);
     }
     cuda = CudaWriter.write(owner.getQualifiedName().toString(), step.artifacts(owner).baseName(), forDevice);

@@ -62,16 +62,17 @@ public final class Recompute {
   /**
    * {@code op}'s device form: its qualifying temporaries recomputed, and where a loop's "seen so far"
    * flag is what keeps one stored, that flag computed from a first-match search first ({@link
-   * FirstMatch}) when that lets more temporaries go.
+   * FirstMatch}) when that lets more temporaries go; then folding loops that need nothing from each
+   * other joined ({@link SiblingLoops}).
    */
   static OperatorIr.Grid deviceForm(OperatorIr.Grid op, Set<String> temps) {
     OperatorIr.Grid plain = kernel(op, temps);
     OperatorIr.Grid split = FirstMatch.split(op);
     if (split == op) {
-      return plain;
+      return SiblingLoops.join(plain);
     }
     OperatorIr.Grid searched = kernel(split, temps);
-    return searched.arrays().size() < plain.arrays().size() ? searched : plain;
+    return SiblingLoops.join(searched.arrays().size() < plain.arrays().size() ? searched : plain);
   }
 
   /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */
