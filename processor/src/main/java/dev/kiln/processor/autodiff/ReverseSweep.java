@@ -284,9 +284,13 @@ final class ReverseSweep {
    * An update {@code r[i] = r[i].combine(e)} of a user monoid: the record's {@code @ElementGradient}
    * method, given the total (the forward's output, read back), its upstream gradient (0 for
    * components that have none) and {@code e}, gives the adjoint of each of {@code e}'s floating-point
-   * components. Nothing flows where the update's guard fails.
+   * components. Nothing flows where the update's guard fails, and nothing is needed (no method
+   * either) when no component of {@code e} depends on an input the gradient is taken with respect to.
    */
   private void seedCombine(Level level, Stmt.Combine cb) throws NotDifferentiable {
+    if (cb.values().stream().noneMatch(v -> v.type().isFloating() && levels.active(v))) {
+      return; // no element's value depends on what the gradient is taken with respect to
+    }
     Monoid.Gradient g = cb.monoid().gradient();
     if (g == null) {
       throw new NotDifferentiable("it reduces into '" + cb.param() + "' with " + cb.monoid() + ", and "

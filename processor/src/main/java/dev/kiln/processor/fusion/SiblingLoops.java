@@ -28,7 +28,9 @@ import java.util.Set;
  * <p>A top-level loop {@code L} joins the nearest top-level loop {@code E} before it when both
  * only fold (carried values, no statements in their bodies), have the same bounds, step and guard
  * (an always-true one), and {@code L} reads no result of {@code E} or of any loop between them, nor
- * an array written between them (a fold loop writes none itself). The joint loop computes {@code
+ * an array written between them (a fold loop writes none itself), and an array both read is read by
+ * a third loop too (so that a row kernel keeps its cache of the row; a row's sum and maximum alone
+ * stay two loops). The joint loop computes {@code
  * E}'s carried values and then {@code L}'s, each iteration by iteration in the same order as
  * before, so every value keeps its bits. Only the device form is rewritten: on the CPU each loop is
  * a pass over a row that is in cache anyway.
@@ -62,7 +64,7 @@ public final class SiblingLoops {
       for (int i = j - 1; i >= 0; i--) {
         Stmt s = top.get(i);
         if (s instanceof Stmt.Loop earlier && folds(earlier) && sameRange(earlier, later, probe)
-            && !usesResults(uses, earlier)) {
+            && !usesResults(uses, earlier) && keepsRowCaches(top, i, j)) {
           return op.withBody(joined(top, i, j));
         }
         if (s instanceof Stmt.Loop l && usesResults(uses, l)) {
@@ -76,6 +78,33 @@ public final class SiblingLoops {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether every array both loops read is also read by another top-level loop: a row kernel keeps
+   * a row in shared memory when two of the worker's loops read it (and its short-row form, for rows
+   * of up to 2048 elements, needs that cache), so a join that left one reader would trade the cache
+   * and the short form for one pass fewer over a row read from global memory, not measured to pay.
+   */
+  private static boolean keepsRowCaches(List<Stmt> top, int i, int j) {
+    Set<String> both = readArrays(top.get(i));
+    both.retainAll(readArrays(top.get(j)));
+    for (String a : both) {
+      boolean other = false;
+      for (int k = 0; k < top.size() && !other; k++) {
+        other = k != i && k != j && top.get(k) instanceof Stmt.Loop && readArrays(top.get(k)).contains(a);
+      }
+      if (!other) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Set<String> readArrays(Stmt s) {
+    Set<String> out = new HashSet<>();
+    StmtWalk.loads(StmtWalk.exprs(s)).forEach(l -> out.add(l.array().name()));
+    return out;
   }
 
   /** Whether {@code l} only folds: carried values, an always-true guard, a positive step and no statements. */

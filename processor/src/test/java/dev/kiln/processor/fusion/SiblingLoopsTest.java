@@ -30,12 +30,35 @@ class SiblingLoopsTest {
             "import static dev.kiln.KMath.*;",
             "public final class Pairs {",
             "  @Operator public static void sumAndMax(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x,",
+            "      @Out @Shape(\"B\") float[] s, @Out @Shape(\"B\") float[] m, @Out @Shape(\"B, N\") float[] y) {",
+            "    for (@Parallel int b = 0; b < B; b++) {",
+            "      float a = 0f;",
+            "      for (int k = 0; k < N; k++) a += x[b * N + k];",
+            "      float c = Float.NEGATIVE_INFINITY;",
+            "      for (int k = 0; k < N; k++) c = max(c, x[b * N + k]);",
+            "      s[b] = a;",
+            "      m[b] = c;",
+            "      for (int k = 0; k < N; k++) y[b * N + k] = (x[b * N + k] - c) / a;",
+            "    }",
+            "  }",
+            "  @Operator public static void sumAndMaxAlone(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x,",
             "      @Out @Shape(\"B\") float[] s, @Out @Shape(\"B\") float[] m) {",
             "    for (@Parallel int b = 0; b < B; b++) {",
             "      float a = 0f;",
             "      for (int k = 0; k < N; k++) a += x[b * N + k];",
             "      float c = Float.NEGATIVE_INFINITY;",
             "      for (int k = 0; k < N; k++) c = max(c, x[b * N + k]);",
+            "      s[b] = a;",
+            "      m[b] = c;",
+            "    }",
+            "  }",
+            "  @Operator public static void twoArrays(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x,",
+            "      @Shape(\"B, N\") float[] z, @Out @Shape(\"B\") float[] s, @Out @Shape(\"B\") float[] m) {",
+            "    for (@Parallel int b = 0; b < B; b++) {",
+            "      float a = 0f;",
+            "      for (int k = 0; k < N; k++) a += x[b * N + k];",
+            "      float c = Float.NEGATIVE_INFINITY;",
+            "      for (int k = 0; k < N; k++) c = max(c, z[b * N + k]);",
             "      s[b] = a;",
             "      m[b] = c;",
             "    }",
@@ -82,9 +105,19 @@ class SiblingLoopsTest {
   @Test
   void independentFoldsOverOneRangeAreOnePass() {
     String body = body("sumAndMax");
-    assertThat(loops(body)).isEqualTo(1);
-    // one load of x serves both folds
+    assertThat(loops(body)).isEqualTo(2);
+    // one read of x serves both folds (the shared row, filled by the joined loop, serves the last)
     assertThat(body).containsMatch("aPart = aPart \\+ (t\\d+);\\n\\s*cPart = kiln::max\\(cPart, \\1\\);");
+    assertThat(body).contains("row_x[");
+    assertThat(loops(body("twoArrays"))).isEqualTo(1);
+  }
+
+  @Test
+  void aJoinThatWouldLeaveARowReadOnceIsNotMade() {
+    // joined, x would be read by one loop and lose its shared row and the short-row form
+    String body = body("sumAndMaxAlone");
+    assertThat(loops(body)).isEqualTo(2);
+    assertThat(cu).contains("void sumAndMaxAlone_short(");
   }
 
   @Test

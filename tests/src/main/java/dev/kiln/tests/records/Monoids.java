@@ -85,4 +85,37 @@ public final class Monoids {
       t[side] = t[side].plus(Tally.of(x[i]));
     }
   }
+
+  /**
+   * The statistics of groups, each summarised by its weight {@code w[i]}, mean {@code x[i]} and
+   * spread {@code v[i]}: every component of the element comes from an input.
+   */
+  @Operator
+  public static void groupsMeanVar(@Dim int N, @Shape("N") float[] w, @Shape("N") float[] x, @Shape("N") float[] v,
+      @Out @Reduce @Shape("1") MeanVar[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[0] = s[0].combine(new MeanVar(w[i], x[i], v[i]));
+    }
+  }
+
+  /** {@code log sum w[i] exp(x[i])} over the values below 50 (those above would overflow {@code exp}). */
+  @Operator
+  public static void weightedLogSumExp(@Dim int N, @Shape("N") float[] x, @Shape("N") float[] w,
+      @Out @Reduce @Shape("1") LogSumExp[] l) {
+    for (@Parallel int i = 0; i < N; i++) {
+      if (x[i] < 50f) {
+        l[0] = l[0].combine(new LogSumExp(x[i], w[i]));
+      }
+    }
+  }
+
+  /** Doubles {@code x} and counts its elements: the count's record declares no gradient and needs none. */
+  @Operator
+  public static void doubleAndCount(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y,
+      @Out @Reduce @Shape("1") Tally[] t) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = 2f * x[i];
+      t[0] = t[0].plus(Tally.of(1f));
+    }
+  }
 }

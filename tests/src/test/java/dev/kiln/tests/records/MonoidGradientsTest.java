@@ -155,6 +155,97 @@ class MonoidGradientsTest {
     assertGradient(x, dx, 1e-3f, 2e-2, loss);
   }
 
+  /** Every component of the element from an input: the count's, the mean's and the spread's gradients. */
+  @Test
+  void eachComponentOfTheElement() {
+    int n = 30;
+    float[] w = Data.floats(57, n, 1f, 3f);
+    float[] x = Data.floats(58, n, -1f, 2f);
+    float[] v = Data.floats(59, n, 0f, 1f);
+    float[] dn = {0.6f};
+    float[] dmean = {-1.1f};
+    float[] dm2 = {0.3f};
+    MeanVar[] s = MonoidsTest.empties(1);
+    Monoids.groupsMeanVar(n, w, x, v, s);
+    float[] dw = new float[n];
+    float[] dx = new float[n];
+    float[] dv = new float[n];
+    MonoidsKernels.groupsMeanVarGrad(n, w, x, v, new float[] {s[0].n()}, new float[] {s[0].mean()},
+        new float[] {s[0].m2()}, dn, dmean, dm2, dw, dx, dv);
+    ToDoubleFunction<float[]> loss = ignored -> {
+      MeanVar[] t = MonoidsTest.empties(1);
+      Monoids.groupsMeanVar(n, w, x, v, t);
+      return weighted(t, dn, dmean, dm2);
+    };
+    assertGradient(w, dw, 1e-2f, 1e-2, loss);
+    assertGradient(x, dx, 1e-2f, 1e-2, loss);
+    assertGradient(v, dv, 1e-2f, 1e-2, loss);
+  }
+
+  /**
+   * The sum component's gradient, under a guard that leaves out a value whose share {@code exp(x -
+   * max)} would overflow: that value gets 0, not 0 * infinity.
+   */
+  @Test
+  void weightedLogSumExpUnderAGuard() {
+    int n = 25;
+    float[] x = Data.floats(60, n, -2f, 2f);
+    float[] w = Data.floats(61, n, 0.5f, 2f);
+    x[7] = 100f;
+    float[] dmax = {0.4f};
+    float[] dsum = {-0.7f};
+    LogSumExp[] l = {LogSumExp.empty()};
+    Monoids.weightedLogSumExp(n, x, w, l);
+    float[] dx = new float[n];
+    float[] dw = new float[n];
+    MonoidsKernels.weightedLogSumExpGrad(n, x, w, new float[] {l[0].max()}, new float[] {l[0].sum()}, dmax, dsum,
+        dx, dw);
+    assertEquals(0f, dx[7], "a value the guard leaves out");
+    assertEquals(0f, dw[7], "a value the guard leaves out");
+    ToDoubleFunction<float[]> loss = ignored -> {
+      LogSumExp[] t = {LogSumExp.empty()};
+      Monoids.weightedLogSumExp(n, x, w, t);
+      return (double) dmax[0] * t[0].max() + (double) dsum[0] * t[0].sum();
+    };
+    x[7] = 40f; // inside the guard, the differences below stay where the function is smooth
+    assertGradient(w, dw(n, x, w, dmax, dsum), 1e-3f, 1e-2, loss);
+    assertGradient(x, dx(n, x, w, dmax, dsum), 1e-3f, 1e-2, loss);
+  }
+
+  private static float[] dx(int n, float[] x, float[] w, float[] dmax, float[] dsum) {
+    return logSumExpGrad(n, x, w, dmax, dsum)[0];
+  }
+
+  private static float[] dw(int n, float[] x, float[] w, float[] dmax, float[] dsum) {
+    return logSumExpGrad(n, x, w, dmax, dsum)[1];
+  }
+
+  private static float[][] logSumExpGrad(int n, float[] x, float[] w, float[] dmax, float[] dsum) {
+    LogSumExp[] l = {LogSumExp.empty()};
+    Monoids.weightedLogSumExp(n, x, w, l);
+    float[][] d = new float[2][n];
+    MonoidsKernels.weightedLogSumExpGrad(n, x, w, new float[] {l[0].max()}, new float[] {l[0].sum()}, dmax, dsum,
+        d[0], d[1]);
+    return d;
+  }
+
+  /** A record without @ElementGradient whose elements depend on no input: the operator's gradient is derived all the same. */
+  @Test
+  void aCountThatDependsOnNoInputNeedsNoGradient() {
+    int n = 11;
+    float[] x = Data.floats(62, n, -1f, 1f);
+    float[] dy = Data.floats(63, n, -1f, 1f);
+    float[] y = new float[n];
+    Tally[] t = {Tally.none()};
+    Monoids.doubleAndCount(n, x, y, t);
+    float[] dx = new float[n];
+    MonoidsKernels.doubleAndCountGrad(n, x, y, new long[] {t[0].n()}, new double[] {t[0].sum()}, dy,
+        new double[] {0.5}, dx);
+    for (int i = 0; i < n; i++) {
+      assertEquals(2f * dy[i], dx[i], "element " + i);
+    }
+  }
+
   /** Runs {@code op} on {@code n} empty records and returns their components, one array each. */
   private static float[][] components(int n, java.util.function.Consumer<MeanVar[]> op) {
     MeanVar[] s = MonoidsTest.empties(n);
