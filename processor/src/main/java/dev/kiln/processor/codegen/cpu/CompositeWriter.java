@@ -14,8 +14,8 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Writes the CPU launcher of a composite operator: its own argument checks, the temporaries that
- * fusion did not elide and no kernel keeps per worker (zero-filled, as {@code new} makes them), then
- * the fused kernels in order.
+ * fusion did not elide and no kernel keeps per worker (zero-filled arrays from the runtime's pool,
+ * {@code Temporaries}, given back when the kernels return or throw), then the fused kernels in order.
  */
 public final class CompositeWriter {
   private CompositeWriter() {}
@@ -30,32 +30,56 @@ public final class CompositeWriter {
       m.addParameter(ParameterSpec.builder(JavaTypes.of(p), p.name()).build());
     }
     m.addCode(ArgumentChecks.of(sig));
-    m.addCode(prologue(plan, false));
+    m.addCode(prologue(plan));
+    List<CompositeIr.Temp> temps = plan.allocatedOnCpu();
+    if (!temps.isEmpty()) {
+      m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, FRAME, TEMPORARIES);
+      for (CompositeIr.Temp t : temps) {
+        m.addStatement("final $T $N = $N.$L($T.size($S, $S, $L))", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
+            take(t.elementType()), PolyCode.CHECKS, sig.name(),
+            "the length " + t.length() + " of temporary '" + t.name() + "'", PolyCode.of(t.length()));
+      }
+    }
     for (FusionPlan.Kernel k : plan.kernels()) {
       m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
     }
+    if (!temps.isEmpty()) {
+      m.endControlFlow();
+    }
     return m.build();
+  }
+
+  /** The runtime's pool of temporaries: zero-filled arrays taken for a call and given back after it. */
+  private static final ClassName TEMPORARIES = ClassName.get("dev.kiln.runtime.cpu", "Temporaries");
+
+  /** The launcher's frame of temporaries (a name no parameter or temporary has: theirs have no {@code $} at the end). */
+  private static final String FRAME = "temporaries$";
+
+  /** The {@code Temporaries} method that takes an array of element type {@code t}. */
+  private static String take(dev.kiln.processor.ir.ScalarType t) {
+    switch (t) {
+      case FLOAT: return "floats";
+      case DOUBLE: return "doubles";
+      case LONG: return "longs";
+      case SHORT: return "shorts";
+      case BYTE: return "bytes";
+      case BOOL: return "booleans";
+      default: return "ints";
+    }
   }
 
   static String kernelsText(int n) {
     return n == 1 ? "one kernel" : n + " kernels";
   }
 
-  /** The derived sizes of every kernel and (on the CPU) the allocated temporaries. */
-  public static CodeBlock prologue(FusionPlan plan, boolean device) {
+  /** The derived sizes of every kernel. */
+  public static CodeBlock prologue(FusionPlan plan) {
     CodeBlock.Builder code = CodeBlock.builder();
     String op = plan.composite().name();
     for (FusionPlan.Kernel k : plan.kernels()) {
       for (FusionPlan.Derived d : k.derived()) {
         code.addStatement("final int $N = $T.size($S, $S, $L)", d.param().name(), PolyCode.CHECKS, op,
             "the extent " + d.value() + " of kernel " + k.ir().name(), PolyCode.of(d.value()));
-      }
-    }
-    if (!device) {
-      for (CompositeIr.Temp t : plan.allocatedOnCpu()) {
-        code.addStatement("final $T $N = new $T[$T.size($S, $S, $L)]", JavaTypes.arrayOf(t.elementType()), t.name(),
-            JavaTypes.of(t.elementType()), PolyCode.CHECKS, op, "the length " + t.length() + " of temporary '" + t.name() + "'",
-            PolyCode.of(t.length()));
       }
     }
     return code.build();

@@ -45,7 +45,7 @@ public final class DeviceCompositeWriter {
     }
     m.addStatement("$T.notNull($S, $S, $N)", DeviceLauncherWriter.CHECKS, sig.name(), stream, stream);
     m.addCode(ArgumentChecks.of(sig, true));
-    m.addCode(CompositeWriter.prologue(plan, true));
+    m.addCode(CompositeWriter.prologue(plan));
     CodeBlock.Builder launches = CodeBlock.builder();
     for (FusionPlan.Kernel k : plan.kernels()) {
       launches.addStatement("$N($N, $L)", k.ir().name(), stream, CompositeWriter.arguments(k.onDevice()));

@@ -1,0 +1,186 @@
+package dev.kiln.runtime.cpu;
+
+import java.lang.ref.SoftReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The arrays a fused composite's CPU launcher needs between its kernels (a backward pass's {@code B
+ * x N} adjoints), taken from a pool shared by all threads and given back when the launcher returns,
+ * instead of a {@code new} array each call. A training step that calls the same composites with the
+ * same sizes then allocates nothing after its first call: no large arrays for the garbage collector
+ * (a 16 MB temporary is a "humongous" object that G1 allocates and reclaims apart), no zeroing by
+ * the allocator.
+ *
+ * <p>Use: {@code try (Temporaries t = Temporaries.open()) { float[] a = t.floats(n); ... }}. Each
+ * array taken is this frame's alone until {@link #close}, which may be called once, on the thread
+ * that opened it; arrays come back zero-filled, as {@code new} makes them. The pool keeps arrays
+ * of each exact length (launchers check lengths) through soft references, so the collector may
+ * still take them when memory runs short, and keeps at most {@code -Dkiln.cpu.temporaryPoolBytes}
+ * (default 512 MB; 0 turns the pool off) at a time.
+ */
+public final class Temporaries implements AutoCloseable {
+  /** The property that bounds the bytes the pool keeps. */
+  public static final String POOL_BYTES_PROPERTY = "kiln.cpu.temporaryPoolBytes";
+
+  private static final Pool SHARED = new Pool(poolBytes());
+
+  /** Free arrays by type and length, at most {@code bound} bytes of them. */
+  static final class Pool {
+    final long bound;
+    final Map<Key, ConcurrentLinkedDeque<SoftReference<Object>>> free = new ConcurrentHashMap<>();
+    final AtomicLong pooled = new AtomicLong();
+
+    Pool(long bound) {
+      this.bound = bound;
+    }
+
+    /** The bytes kept now (soft references the collector cleared included until taken). */
+    long pooledBytes() {
+      return pooled.get();
+    }
+  }
+
+  private record Key(Class<?> type, int length) {
+    long bytes() {
+      return (long) length * elementBytes(type);
+    }
+  }
+
+  private final Pool pool;
+  private final List<Object> taken = new ArrayList<>();
+  private boolean closed;
+
+  private Temporaries(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** A frame whose arrays go back to the shared pool when it is closed. */
+  public static Temporaries open() {
+    return new Temporaries(SHARED);
+  }
+
+  /** A frame on {@code pool}: for tests. */
+  static Temporaries open(Pool pool) {
+    return new Temporaries(pool);
+  }
+
+  public float[] floats(int length) {
+    return (float[]) take(float[].class, length);
+  }
+
+  public double[] doubles(int length) {
+    return (double[]) take(double[].class, length);
+  }
+
+  public int[] ints(int length) {
+    return (int[]) take(int[].class, length);
+  }
+
+  public long[] longs(int length) {
+    return (long[]) take(long[].class, length);
+  }
+
+  public short[] shorts(int length) {
+    return (short[]) take(short[].class, length);
+  }
+
+  public byte[] bytes(int length) {
+    return (byte[]) take(byte[].class, length);
+  }
+
+  public boolean[] booleans(int length) {
+    return (boolean[]) take(boolean[].class, length);
+  }
+
+  /** Gives every array this frame took back to the pool (beyond its bound, to the collector). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Object a : taken) {
+      Key key = new Key(a.getClass(), java.lang.reflect.Array.getLength(a));
+      long bytes = key.bytes();
+      if (pool.pooled.addAndGet(bytes) > pool.bound) {
+        pool.pooled.addAndGet(-bytes);
+        continue;
+      }
+      pool.free.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).push(new SoftReference<>(a));
+    }
+    taken.clear();
+  }
+
+  private Object take(Class<?> type, int length) {
+    if (closed) {
+      throw new IllegalStateException("Kiln: a closed Temporaries frame was asked for an array");
+    }
+    Object a = null;
+    Key key = new Key(type, length);
+    ConcurrentLinkedDeque<SoftReference<Object>> free = length == 0 ? null : pool.free.get(key);
+    if (free != null) {
+      SoftReference<Object> ref;
+      while (a == null && (ref = free.poll()) != null) {
+        pool.pooled.addAndGet(-key.bytes());
+        a = ref.get(); // null when the collector took it
+      }
+    }
+    if (a == null) {
+      a = java.lang.reflect.Array.newInstance(type.getComponentType(), length);
+    } else {
+      zero(a);
+    }
+    taken.add(a);
+    return a;
+  }
+
+  private static void zero(Object a) {
+    if (a instanceof float[] f) {
+      java.util.Arrays.fill(f, 0f);
+    } else if (a instanceof double[] d) {
+      java.util.Arrays.fill(d, 0d);
+    } else if (a instanceof int[] i) {
+      java.util.Arrays.fill(i, 0);
+    } else if (a instanceof long[] l) {
+      java.util.Arrays.fill(l, 0L);
+    } else if (a instanceof short[] s) {
+      java.util.Arrays.fill(s, (short) 0);
+    } else if (a instanceof byte[] b) {
+      java.util.Arrays.fill(b, (byte) 0);
+    } else {
+      java.util.Arrays.fill((boolean[]) a, false);
+    }
+  }
+
+  private static int elementBytes(Class<?> type) {
+    Class<?> c = type.getComponentType();
+    if (c == double.class || c == long.class) {
+      return 8;
+    }
+    if (c == float.class || c == int.class) {
+      return 4;
+    }
+    return c == short.class ? 2 : 1;
+  }
+
+  private static long poolBytes() {
+    String text = System.getProperty(POOL_BYTES_PROPERTY);
+    if (text == null || text.isBlank()) {
+      return 512L << 20;
+    }
+    try {
+      long value = Long.parseLong(text.trim());
+      if (value >= 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new IllegalArgumentException("-D" + POOL_BYTES_PROPERTY + "=" + text + " must be a number of bytes, 0 or more");
+  }
+}
