@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Use: {@code try (Temporaries t = Temporaries.open()) { float[] a = t.floats(n); ... }}. Each
  * array taken is this frame's alone until {@link #close}, which may be called once, on the thread
- * that opened it; arrays come back zero-filled, as {@code new} makes them. The pool keeps arrays
+ * that opened it; arrays come back zero-filled, as {@code new} makes them, unless the caller says it
+ * writes every element before reading any ({@code floats(n, false)}). The pool keeps arrays
  * of each exact length (launchers check lengths) through soft references, so the collector may
  * still take them when memory runs short, and keeps at most {@code -Dkiln.cpu.temporaryPoolBytes}
  * (default 512 MB; 0 turns the pool off) at a time.
@@ -70,31 +71,66 @@ public final class Temporaries implements AutoCloseable {
   }
 
   public float[] floats(int length) {
-    return (float[]) take(float[].class, length);
+    return (float[]) take(float[].class, length, true);
+  }
+
+  /** As {@link #floats(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public float[] floats(int length, boolean zeroFill) {
+    return (float[]) take(float[].class, length, zeroFill);
   }
 
   public double[] doubles(int length) {
-    return (double[]) take(double[].class, length);
+    return (double[]) take(double[].class, length, true);
+  }
+
+  /** As {@link #doubles(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public double[] doubles(int length, boolean zeroFill) {
+    return (double[]) take(double[].class, length, zeroFill);
   }
 
   public int[] ints(int length) {
-    return (int[]) take(int[].class, length);
+    return (int[]) take(int[].class, length, true);
+  }
+
+  /** As {@link #ints(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public int[] ints(int length, boolean zeroFill) {
+    return (int[]) take(int[].class, length, zeroFill);
   }
 
   public long[] longs(int length) {
-    return (long[]) take(long[].class, length);
+    return (long[]) take(long[].class, length, true);
+  }
+
+  /** As {@link #longs(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public long[] longs(int length, boolean zeroFill) {
+    return (long[]) take(long[].class, length, zeroFill);
   }
 
   public short[] shorts(int length) {
-    return (short[]) take(short[].class, length);
+    return (short[]) take(short[].class, length, true);
+  }
+
+  /** As {@link #shorts(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public short[] shorts(int length, boolean zeroFill) {
+    return (short[]) take(short[].class, length, zeroFill);
   }
 
   public byte[] bytes(int length) {
-    return (byte[]) take(byte[].class, length);
+    return (byte[]) take(byte[].class, length, true);
+  }
+
+  /** As {@link #bytes(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public byte[] bytes(int length, boolean zeroFill) {
+    return (byte[]) take(byte[].class, length, zeroFill);
   }
 
   public boolean[] booleans(int length) {
-    return (boolean[]) take(boolean[].class, length);
+    return (boolean[]) take(boolean[].class, length, true);
+  }
+
+  /** As {@link #booleans(int)}, zero-filled only when {@code zeroFill}: else with any content. */
+  public boolean[] booleans(int length, boolean zeroFill) {
+    return (boolean[]) take(boolean[].class, length, zeroFill);
   }
 
   /** Gives every array this frame took back to the pool (beyond its bound, to the collector). */
@@ -116,7 +152,7 @@ public final class Temporaries implements AutoCloseable {
     taken.clear();
   }
 
-  private Object take(Class<?> type, int length) {
+  private Object take(Class<?> type, int length, boolean zeroFill) {
     if (closed) {
       throw new IllegalStateException("Kiln: a closed Temporaries frame was asked for an array");
     }
@@ -132,7 +168,7 @@ public final class Temporaries implements AutoCloseable {
     }
     if (a == null) {
       a = java.lang.reflect.Array.newInstance(type.getComponentType(), length);
-    } else {
+    } else if (zeroFill) {
       zero(a);
     }
     taken.add(a);

@@ -5,6 +5,7 @@ import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
 import dev.kiln.processor.fusion.FusionPlan;
+import dev.kiln.processor.fusion.WrittenBeforeRead;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
@@ -14,8 +15,9 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Writes the CPU launcher of a composite operator: its own argument checks, the temporaries that
- * fusion did not elide and no kernel keeps per worker (zero-filled arrays from the runtime's pool,
- * {@code Temporaries}, given back when the kernels return or throw), then the fused kernels in order.
+ * fusion did not elide and no kernel keeps per worker (arrays from the runtime's pool, {@code
+ * Temporaries}, given back when the kernels return or throw; zero-filled unless their first kernel
+ * writes them in full before any read, {@link WrittenBeforeRead}), then the fused kernels in order.
  */
 public final class CompositeWriter {
   private CompositeWriter() {}
@@ -34,10 +36,18 @@ public final class CompositeWriter {
     List<CompositeIr.Temp> temps = plan.allocatedOnCpu();
     if (!temps.isEmpty()) {
       m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, FRAME, TEMPORARIES);
+      java.util.Set<String> written = WrittenBeforeRead.onCpu(plan);
       for (CompositeIr.Temp t : temps) {
-        m.addStatement("final $T $N = $N.$L($T.size($S, $S, $L))", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
-            take(t.elementType()), PolyCode.CHECKS, sig.name(),
+        CodeBlock length = CodeBlock.of("$T.size($S, $S, $L)", PolyCode.CHECKS, sig.name(),
             "the length " + t.length() + " of temporary '" + t.name() + "'", PolyCode.of(t.length()));
+        if (written.contains(t.name())) {
+          m.addComment("its first kernel writes every element of $L before any kernel reads it: no zero-fill", t.name());
+          m.addStatement("final $T $N = $N.$L($L, false)", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
+              take(t.elementType()), length);
+        } else {
+          m.addStatement("final $T $N = $N.$L($L)", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
+              take(t.elementType()), length);
+        }
       }
     }
     for (FusionPlan.Kernel k : plan.kernels()) {
