@@ -33,6 +33,9 @@ import java.util.Set;
  * equal the temporary's length. Then the points write that many different elements of an array
  * that long, and a kernel that runs to its end (an index out of bounds throws) has written them
  * all. Anything else is zero-filled, as {@code new} would.
+ *
+ * <p>The proof takes every size to be at least 1 (as {@link Injectivity} does: a stride {@code N}
+ * is not 0), so the launcher still zero-fills when any {@code @Dim} of the call is 0.
  */
 public final class WrittenBeforeRead {
   private WrittenBeforeRead() {}
@@ -89,10 +92,16 @@ public final class WrittenBeforeRead {
         return false;
       }
     }
+    Set<String> dims = new HashSet<>();
+    op.dims().forEach(d -> dims.add(d.name()));
     Poly points = Poly.ONE;
     for (Map.Entry<String, Poly[]> r : ranges.entrySet()) {
       r.setValue(new Poly[] {r.getValue()[0].substitute(derived), r.getValue()[1].substitute(derived)});
-      points = points.multiply(r.getValue()[1].subtract(r.getValue()[0]));
+      Poly extent = r.getValue()[1].subtract(r.getValue()[0]);
+      if (!extent.provablyNonNegative(dims)) {
+        return false; // a trip count of hi - lo must not go below 0, where the real count is 0
+      }
+      points = points.multiply(extent);
     }
     if (!points.equals(length)) {
       return false;
@@ -105,8 +114,6 @@ public final class WrittenBeforeRead {
     for (Map.Entry<String, Poly> c : found.coefficients().entrySet()) {
       index = index.add(Affine.variable(c.getKey()).scale(c.getValue().substitute(derived)));
     }
-    Set<String> dims = new HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
     List<Term> terms = IndexTerms.of(index, ranges, ranges.keySet(), dims);
     return terms != null && Injectivity.provable(terms, dims);
   }

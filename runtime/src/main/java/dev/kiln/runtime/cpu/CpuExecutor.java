@@ -208,7 +208,35 @@ public final class CpuExecutor {
         return;
       }
       int mid = (first + end) >>> 1;
-      invokeAll(new Chunks(n, chunks, first, mid, body), new Chunks(n, chunks, mid, end, body));
+      // not invokeAll: when one half throws, it cancels the other and returns at once, so the caller
+      // could see the exception while chunks still write its arrays (and a composite's pooled
+      // temporaries); here both halves have ended before anything is thrown
+      Chunks right = new Chunks(n, chunks, mid, end, body);
+      right.fork();
+      Throwable failure = null;
+      try {
+        new Chunks(n, chunks, first, mid, body).invoke();
+      } catch (Throwable t) {
+        failure = t;
+      }
+      try {
+        right.join();
+      } catch (Throwable t) {
+        if (failure == null) {
+          failure = t;
+        } else {
+          failure.addSuppressed(t);
+        }
+      }
+      if (failure instanceof RuntimeException e) {
+        throw e;
+      }
+      if (failure instanceof Error e) {
+        throw e;
+      }
+      if (failure != null) {
+        throw new IllegalStateException(failure);
+      }
     }
   }
 }

@@ -1,50 +1,35 @@
 package dev.kiln.runtime.cpu;
 
 import java.lang.ref.SoftReference;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The arrays a fused composite's CPU launcher needs between its kernels (a backward pass's {@code B
- * x N} adjoints), taken from a pool shared by all threads and given back when the launcher returns,
- * instead of a {@code new} array each call. A training step that calls the same composites with the
- * same sizes then allocates nothing after its first call: no large arrays for the garbage collector
- * (a 16 MB temporary is a "humongous" object that G1 allocates and reclaims apart), no zeroing by
- * the allocator.
+ * x N} adjoints), taken from a pool shared by all threads and given back when the kernels have
+ * returned, instead of a {@code new} array each call. A training step that calls the same
+ * composites with the same sizes then allocates nothing after its first call: no large arrays for
+ * the garbage collector (a 16 MB temporary is a "humongous" object that G1 allocates and reclaims
+ * apart), no zeroing by the allocator.
  *
- * <p>Use: {@code try (Temporaries t = Temporaries.open()) { float[] a = t.floats(n); ... }}. Each
- * array taken is this frame's alone until {@link #close}, which may be called once, on the thread
- * that opened it; arrays come back zero-filled, as {@code new} makes them, unless the caller says it
- * writes every element before reading any ({@code floats(n, false)}). The pool keeps arrays
- * of each exact length (launchers check lengths) through soft references, so the collector may
- * still take them when memory runs short, and keeps at most {@code -Dkiln.cpu.temporaryPoolBytes}
- * (default 512 MB; 0 turns the pool off) at a time.
+ * <p>Use: {@code try (Temporaries t = Temporaries.open()) { float[] a = t.floats(n); ...;
+ * t.finished(); }}. Each array taken is this frame's alone. {@link #finished} says the work that
+ * used the arrays is over; {@link #close} then gives them back. A frame closed without it (a kernel
+ * threw: its other chunks may still be writing) drops its arrays instead. Arrays come zero-filled,
+ * as {@code new} makes them, unless the caller says it writes every element before reading any
+ * ({@code floats(n, false)}). The pool keeps arrays of each exact length (launchers check lengths)
+ * through soft references, so the collector may still take them when memory runs short, and at
+ * most {@code -Dkiln.cpu.temporaryPoolBytes} (default 512 MB; 0 turns the pool off): an array that
+ * would go past the bound empties the pool first, so lengths no longer asked for do not hold it.
  */
 public final class Temporaries implements AutoCloseable {
   /** The property that bounds the bytes the pool keeps. */
   public static final String POOL_BYTES_PROPERTY = "kiln.cpu.temporaryPoolBytes";
 
-  private static final Pool SHARED = new Pool(poolBytes());
-
-  /** Free arrays by type and length, at most {@code bound} bytes of them. */
-  static final class Pool {
-    final long bound;
-    final Map<Key, ConcurrentLinkedDeque<SoftReference<Object>>> free = new ConcurrentHashMap<>();
-    final AtomicLong pooled = new AtomicLong();
-
-    Pool(long bound) {
-      this.bound = bound;
-    }
-
-    /** The bytes kept now (soft references the collector cleared included until taken). */
-    long pooledBytes() {
-      return pooled.get();
-    }
-  }
+  private static final Pool SHARED = new Pool(poolBytes(), true);
 
   private record Key(Class<?> type, int length) {
     long bytes() {
@@ -52,15 +37,62 @@ public final class Temporaries implements AutoCloseable {
     }
   }
 
+  /** Free arrays by type and length, at most {@code bound} bytes of them. */
+  static final class Pool {
+    private final long bound;
+    private final boolean soft;
+    /** Per key, soft references to free arrays (or the arrays themselves, in a pool that is not soft). */
+    private final Map<Key, ArrayDeque<Object>> free = new HashMap<>();
+    private long pooled;
+
+    /** {@code soft}: kept through soft references, else strong ones (tests). */
+    Pool(long bound, boolean soft) {
+      this.bound = bound;
+      this.soft = soft;
+    }
+
+    synchronized Object take(Key key) {
+      ArrayDeque<Object> refs = free.get(key);
+      while (refs != null && !refs.isEmpty()) {
+        pooled -= key.bytes();
+        Object held = refs.pop();
+        Object a = held instanceof SoftReference<?> r ? r.get() : held; // null when the collector took it
+        if (a != null) {
+          return a;
+        }
+      }
+      return null;
+    }
+
+    synchronized void put(Key key, Object a) {
+      long bytes = key.bytes();
+      if (bytes == 0 || bytes > bound) {
+        return;
+      }
+      if (pooled + bytes > bound) {
+        free.clear(); // lengths no longer asked for, and references the collector cleared, go
+        pooled = 0;
+      }
+      free.computeIfAbsent(key, k -> new ArrayDeque<>()).push(soft ? new SoftReference<>(a) : a);
+      pooled += bytes;
+    }
+
+    /** The bytes kept now (soft references the collector cleared included until taken). */
+    synchronized long pooledBytes() {
+      return pooled;
+    }
+  }
+
   private final Pool pool;
   private final List<Object> taken = new ArrayList<>();
+  private boolean finished;
   private boolean closed;
 
   private Temporaries(Pool pool) {
     this.pool = pool;
   }
 
-  /** A frame whose arrays go back to the shared pool when it is closed. */
+  /** A frame whose arrays go back to the shared pool when it is closed after {@link #finished}. */
   public static Temporaries open() {
     return new Temporaries(SHARED);
   }
@@ -133,21 +165,25 @@ public final class Temporaries implements AutoCloseable {
     return (boolean[]) take(boolean[].class, length, zeroFill);
   }
 
-  /** Gives every array this frame took back to the pool (beyond its bound, to the collector). */
+  /** Says that the work using this frame's arrays is over, so that {@link #close} may give them back. */
+  public void finished() {
+    finished = true;
+  }
+
+  /**
+   * Gives every array this frame took back to the pool if {@link #finished} was called; else drops
+   * them (a kernel that threw may have left chunks still writing them).
+   */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
-    for (Object a : taken) {
-      Key key = new Key(a.getClass(), java.lang.reflect.Array.getLength(a));
-      long bytes = key.bytes();
-      if (pool.pooled.addAndGet(bytes) > pool.bound) {
-        pool.pooled.addAndGet(-bytes);
-        continue;
+    if (finished) {
+      for (Object a : taken) {
+        pool.put(new Key(a.getClass(), java.lang.reflect.Array.getLength(a)), a);
       }
-      pool.free.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).push(new SoftReference<>(a));
     }
     taken.clear();
   }
@@ -156,16 +192,7 @@ public final class Temporaries implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("Kiln: a closed Temporaries frame was asked for an array");
     }
-    Object a = null;
-    Key key = new Key(type, length);
-    ConcurrentLinkedDeque<SoftReference<Object>> free = length == 0 ? null : pool.free.get(key);
-    if (free != null) {
-      SoftReference<Object> ref;
-      while (a == null && (ref = free.poll()) != null) {
-        pool.pooled.addAndGet(-key.bytes());
-        a = ref.get(); // null when the collector took it
-      }
-    }
+    Object a = length == 0 ? null : pool.take(new Key(type, length));
     if (a == null) {
       a = java.lang.reflect.Array.newInstance(type.getComponentType(), length);
     } else if (zeroFill) {

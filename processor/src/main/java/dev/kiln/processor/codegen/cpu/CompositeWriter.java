@@ -16,8 +16,9 @@ import javax.lang.model.element.Modifier;
 /**
  * Writes the CPU launcher of a composite operator: its own argument checks, the temporaries that
  * fusion did not elide and no kernel keeps per worker (arrays from the runtime's pool, {@code
- * Temporaries}, given back when the kernels return or throw; zero-filled unless their first kernel
- * writes them in full before any read, {@link WrittenBeforeRead}), then the fused kernels in order.
+ * Temporaries}, given back when the kernels return, dropped when one throws, since a kernel's other
+ * chunks may still be writing then; zero-filled unless their first kernel writes them in full before
+ * any read, {@link WrittenBeforeRead}), then the fused kernels in order.
  */
 public final class CompositeWriter {
   private CompositeWriter() {}
@@ -35,35 +36,52 @@ public final class CompositeWriter {
     m.addCode(prologue(plan));
     List<CompositeIr.Temp> temps = plan.allocatedOnCpu();
     if (!temps.isEmpty()) {
-      m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, FRAME, TEMPORARIES);
+      String frame = frameName(sig, temps);
+      m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, frame, TEMPORARIES);
       java.util.Set<String> written = WrittenBeforeRead.onCpu(plan);
+      CodeBlock anyDimZero = CodeBlock.join(sig.dims().stream().map(d -> CodeBlock.of("$N == 0", d.name())).toList(),
+          " || ");
       for (CompositeIr.Temp t : temps) {
         CodeBlock length = CodeBlock.of("$T.size($S, $S, $L)", PolyCode.CHECKS, sig.name(),
             "the length " + t.length() + " of temporary '" + t.name() + "'", PolyCode.of(t.length()));
-        if (written.contains(t.name())) {
-          m.addComment("its first kernel writes every element of $L before any kernel reads it: no zero-fill", t.name());
-          m.addStatement("final $T $N = $N.$L($L, false)", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
-              take(t.elementType()), length);
+        if (written.contains(t.name()) && !sig.dims().isEmpty()) {
+          m.addComment("its first kernel writes every element of $L before any kernel reads it (proved for sizes of at"
+              + " least 1): zero-filled only when a size is 0", t.name());
+          m.addStatement("final $T $N = $N.$L($L, $L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
+              take(t.elementType()), length, anyDimZero);
         } else {
-          m.addStatement("final $T $N = $N.$L($L)", JavaTypes.arrayOf(t.elementType()), t.name(), FRAME,
+          m.addStatement("final $T $N = $N.$L($L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
               take(t.elementType()), length);
         }
       }
+      for (FusionPlan.Kernel k : plan.kernels()) {
+        m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
+      }
+      m.addComment("the kernels returned: the arrays may go back to the pool (after an exception they are dropped)");
+      m.addStatement("$N.finished()", frame);
+      m.endControlFlow();
+      return m.build();
     }
     for (FusionPlan.Kernel k : plan.kernels()) {
       m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
     }
-    if (!temps.isEmpty()) {
-      m.endControlFlow();
-    }
     return m.build();
+  }
+
+  /** {@code temporaries$}, with more {@code $} while a parameter or a temporary has the name. */
+  private static String frameName(OperatorIr.Composite sig, List<CompositeIr.Temp> temps) {
+    String name = "temporaries$";
+    while (true) {
+      String n = name;
+      if (sig.params().stream().noneMatch(p -> p.name().equals(n)) && temps.stream().noneMatch(t -> t.name().equals(n))) {
+        return name;
+      }
+      name += "$";
+    }
   }
 
   /** The runtime's pool of temporaries: zero-filled arrays taken for a call and given back after it. */
   private static final ClassName TEMPORARIES = ClassName.get("dev.kiln.runtime.cpu", "Temporaries");
-
-  /** The launcher's frame of temporaries (a name no parameter or temporary has: theirs have no {@code $} at the end). */
-  private static final String FRAME = "temporaries$";
 
   /** The {@code Temporaries} method that takes an array of element type {@code t}. */
   private static String take(dev.kiln.processor.ir.ScalarType t) {

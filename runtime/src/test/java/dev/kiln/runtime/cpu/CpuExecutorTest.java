@@ -1,0 +1,29 @@
+package dev.kiln.runtime.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** {@link CpuExecutor#forEachChunk}: an exception reaches the caller only after every chunk has ended. */
+class CpuExecutorTest {
+  @Test
+  void aChunkThatThrowsReachesTheCallerAfterTheOthersEnded() {
+    AtomicInteger ended = new AtomicInteger();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> CpuExecutor.forEachChunk(8, 8,
+        (chunk, lo, hi) -> {
+          if (chunk == 0) {
+            throw new IllegalStateException("chunk 0");
+          }
+          try {
+            Thread.sleep(100); // the others still write the caller's arrays when chunk 0 fails
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+          }
+          ended.incrementAndGet();
+        }));
+    assertEquals(true, String.valueOf(e.getMessage()).contains("chunk 0"), e.getMessage());
+    assertEquals(7, ended.get(), "every other chunk had ended when the caller saw the exception");
+  }
+}
