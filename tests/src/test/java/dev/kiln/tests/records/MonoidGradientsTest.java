@@ -139,16 +139,10 @@ class MonoidGradientsTest {
       }
       return sum;
     };
-    LogSumExp[] l = new LogSumExp[k];
-    java.util.Arrays.fill(l, LogSumExp.empty());
     MeanVar[] all = MonoidsTest.empties(1);
-    Monoids.bucketLogSumExp(n, k, x, bucket, l, all);
-    float[] lmax = new float[k];
-    float[] lsum = new float[k];
-    for (int j = 0; j < k; j++) {
-      lmax[j] = l[j].max();
-      lsum[j] = l[j].sum();
-    }
+    float[][] l = bucketLogSumExp(n, k, x, bucket, all);
+    float[] lmax = l[0];
+    float[] lsum = l[1];
     float[] dx = new float[n];
     MonoidsKernels.bucketLogSumExpGrad(n, k, x, bucket, lmax, lsum, new float[] {all[0].n()},
         new float[] {all[0].mean()}, new float[] {all[0].m2()}, dmax, dsum, dn, dmean, dm2, dx);
@@ -244,6 +238,22 @@ class MonoidGradientsTest {
     for (int i = 0; i < n; i++) {
       assertEquals(2f * dy[i], dx[i], "element " + i);
     }
+  }
+
+  /**
+   * The plain Java's {@code bucketLogSumExp} from empty records: the buckets' maxima and sums, one
+   * array each; {@code all} gets the overall statistics.
+   */
+  static float[][] bucketLogSumExp(int n, int k, float[] x, int[] bucket, MeanVar[] all) {
+    LogSumExp[] l = new LogSumExp[k];
+    java.util.Arrays.fill(l, LogSumExp.empty());
+    Monoids.bucketLogSumExp(n, k, x, bucket, l, all);
+    float[][] c = new float[2][k];
+    for (int j = 0; j < k; j++) {
+      c[0][j] = l[j].max();
+      c[1][j] = l[j].sum();
+    }
+    return c;
   }
 
   /** Runs {@code op} on {@code n} empty records and returns their components, one array each. */
