@@ -58,7 +58,7 @@ final class FirstMatch {
       if (!(top.get(i) instanceof Stmt.Loop l)) {
         continue;
       }
-      if (l.step() > 0 && isTrue(l.guard())) {
+      if (l.step() > 0 && Recompute.isTrue(l.guard())) {
         for (Stmt.Carried c : l.carried()) {
           Expr term = term(c);
           if (term != null && Recompute.recomputable(term, l.index(), before, written)) {
@@ -157,9 +157,5 @@ final class FirstMatch {
       }
       l.body().forEach(inner -> collectVars(inner, out));
     }
-  }
-
-  private static boolean isTrue(Expr e) {
-    return e instanceof Expr.Const c && c.isTrue();
   }
 }

@@ -267,12 +267,13 @@ public final class Recompute {
   }
 
   /** Whether the loops have the same bounds and step ({@code probe} rebuilds both in one factory, where equal means identical). */
-  private static boolean sameRange(Stmt.Loop a, Stmt.Loop b, Rewriter probe) {
+  static boolean sameRange(Stmt.Loop a, Stmt.Loop b, Rewriter probe) {
     return a.step() == b.step() && probe.rewrite(a.lo()) == probe.rewrite(b.lo())
         && probe.rewrite(a.hi()) == probe.rewrite(b.hi());
   }
 
-  private static boolean isTrue(Expr e) {
+  /** Whether {@code e} is the constant true (an always-true guard). */
+  static boolean isTrue(Expr e) {
     return e instanceof Expr.Const c && c.isTrue();
   }
 }

@@ -63,7 +63,7 @@ public final class SiblingLoops {
       StmtWalk.loads(StmtWalk.exprs(later)).forEach(l -> reads.add(l.array().name()));
       for (int i = j - 1; i >= 0; i--) {
         Stmt s = top.get(i);
-        if (s instanceof Stmt.Loop earlier && folds(earlier) && sameRange(earlier, later, probe)
+        if (s instanceof Stmt.Loop earlier && folds(earlier) && Recompute.sameRange(earlier, later, probe)
             && !usesResults(uses, earlier) && keepsRowCaches(top, i, j)) {
           return op.withBody(joined(top, i, j));
         }
@@ -110,7 +110,7 @@ public final class SiblingLoops {
   /** Whether {@code l} only folds: carried values, an always-true guard, a positive step and no statements. */
   private static boolean folds(Stmt.Loop l) {
     return !l.carried().isEmpty() && l.body().isEmpty() && l.step() > 0
-        && l.guard() instanceof Expr.Const c && c.isTrue();
+        && Recompute.isTrue(l.guard());
   }
 
   private static boolean usesResults(Set<Expr> uses, Stmt.Loop l) {
@@ -120,12 +120,6 @@ public final class SiblingLoops {
       }
     }
     return false;
-  }
-
-  /** Whether the loops have the same bounds and step ({@code probe} rebuilds both in one factory, where equal means identical). */
-  private static boolean sameRange(Stmt.Loop a, Stmt.Loop b, Rewriter probe) {
-    return a.step() == b.step() && probe.rewrite(a.lo()) == probe.rewrite(b.lo())
-        && probe.rewrite(a.hi()) == probe.rewrite(b.hi());
   }
 
   /** {@code top} with loop {@code j}'s carried values moved into loop {@code i}, on {@code i}'s variable. */

@@ -3,7 +3,6 @@ package dev.kiln.processor.fusion;
 import dev.kiln.processor.ir.CompositeIr;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
@@ -79,12 +78,12 @@ public final class WrittenBeforeRead {
       return false;
     }
     Stmt.Store store = stores.get(0);
-    if (!isTrue(store.guard())) {
+    if (!Recompute.isTrue(store.guard())) {
       return false;
     }
     Map<String, Poly[]> ranges = IndexTerms.gridRanges(op);
     for (Stmt.Loop l : arounds.get(0)) {
-      if (l.step() != 1 || !isTrue(l.guard())) {
+      if (l.step() != 1 || !Recompute.isTrue(l.guard())) {
         return false;
       }
       IndexTerms.addLoopRange(l, ranges);
@@ -139,9 +138,5 @@ public final class WrittenBeforeRead {
       }
     }
     return true;
-  }
-
-  private static boolean isTrue(Expr e) {
-    return e instanceof Expr.Const c && c.isTrue();
   }
 }

@@ -34,37 +34,36 @@ public final class CompositeWriter {
     }
     m.addCode(ArgumentChecks.of(sig));
     m.addCode(prologue(plan));
-    List<CompositeIr.Temp> temps = plan.allocatedOnCpu();
-    if (!temps.isEmpty()) {
-      String frame = frameName(sig, temps);
-      m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, frame, TEMPORARIES);
-      java.util.Set<String> written = WrittenBeforeRead.onCpu(plan);
-      CodeBlock anyDimZero = CodeBlock.join(sig.dims().stream().map(d -> CodeBlock.of("$N == 0", d.name())).toList(),
-          " || ");
-      for (CompositeIr.Temp t : temps) {
-        CodeBlock length = CodeBlock.of("$T.size($S, $S, $L)", PolyCode.CHECKS, sig.name(),
-            "the length " + t.length() + " of temporary '" + t.name() + "'", PolyCode.of(t.length()));
-        if (written.contains(t.name()) && !sig.dims().isEmpty()) {
-          m.addComment("its first kernel writes every element of $L before any kernel reads it (proved for sizes of at"
-              + " least 1): zero-filled only when a size is 0", t.name());
-          m.addStatement("final $T $N = $N.$L($L, $L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
-              take(t.elementType()), length, anyDimZero);
-        } else {
-          m.addStatement("final $T $N = $N.$L($L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
-              take(t.elementType()), length);
-        }
-      }
-      for (FusionPlan.Kernel k : plan.kernels()) {
-        m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
-      }
-      m.addComment("the kernels returned: the arrays may go back to the pool (after an exception they are dropped)");
-      m.addStatement("$N.finished()", frame);
-      m.endControlFlow();
-      return m.build();
-    }
+    CodeBlock.Builder calls = CodeBlock.builder();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      m.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
+      calls.addStatement("$N($L)", k.ir().name(), arguments(k.cpu()));
     }
+    List<CompositeIr.Temp> temps = plan.allocatedOnCpu();
+    if (temps.isEmpty()) {
+      return m.addCode(calls.build()).build();
+    }
+    String frame = frameName(sig, temps);
+    m.beginControlFlow("try ($T $N = $T.open())", TEMPORARIES, frame, TEMPORARIES);
+    java.util.Set<String> written = WrittenBeforeRead.onCpu(plan);
+    CodeBlock anyDimZero = CodeBlock.join(sig.dims().stream().map(d -> CodeBlock.of("$N == 0", d.name())).toList(),
+        " || ");
+    for (CompositeIr.Temp t : temps) {
+      CodeBlock length = CodeBlock.of("$T.size($S, $S, $L)", PolyCode.CHECKS, sig.name(),
+          "the length " + t.length() + " of temporary '" + t.name() + "'", PolyCode.of(t.length()));
+      if (written.contains(t.name()) && !sig.dims().isEmpty()) {
+        m.addComment("its first kernel writes every element of $L before any kernel reads it (proved for sizes of at"
+            + " least 1): zero-filled only when a size is 0", t.name());
+        m.addStatement("final $T $N = $N.$L($L, $L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
+            take(t.elementType()), length, anyDimZero);
+      } else {
+        m.addStatement("final $T $N = $N.$L($L)", JavaTypes.arrayOf(t.elementType()), t.name(), frame,
+            take(t.elementType()), length);
+      }
+    }
+    m.addCode(calls.build());
+    m.addComment("the kernels returned: the arrays may go back to the pool (after an exception they are dropped)");
+    m.addStatement("$N.finished()", frame);
+    m.endControlFlow();
     return m.build();
   }
 
