@@ -143,6 +143,8 @@ final class ClassPipeline {
   private final List<FusionPlan> allPlans = new ArrayList<>();
   private final Map<String, OperatorIr.Grid> cpuForms = new HashMap<>();
   private final Map<String, String> simdVerdicts = new LinkedHashMap<>();
+  /** The kernels whose SIMD forms add sums in another order than their scalar forms (-Akiln.simd.sums=reorder). */
+  private final Set<String> simdReordersSums = new HashSet<>();
   private final Map<OperatorIr.Grid, List<MethodSpec>> vectorised = new LinkedHashMap<>();
   private Map<String, String> lines = Map.of();
 
@@ -380,8 +382,11 @@ final class ClassPipeline {
       if (operator instanceof OperatorIr.Grid op && !byOperator.containsKey(op.name())) {
         OperatorIr.Grid cpuOp = cpuForms.getOrDefault(op.name(), op);
         SimdPlan.Verdict verdict = SimdKernelsWriter.judge(cpuOp, step.reorderSums());
-        simdVerdicts.put(op.name(), verdict.text()
-            + (step.reorderSums() && SimdKernelsWriter.reordersSums(op, verdict) ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
+        boolean reorders = step.reorderSums() && SimdKernelsWriter.reordersSums(cpuOp, verdict);
+        if (reorders) {
+          simdReordersSums.add(op.name());
+        }
+        simdVerdicts.put(op.name(), verdict.text() + (reorders ? "; sums reordered (-Akiln.simd.sums=reorder)" : ""));
         if (verdict.simd()) {
           List<MethodSpec> simdMethods = SimdKernelsWriter.methods(owner, lines.keySet(), cpuOp, verdict, step.reorderSums());
           if (simdMethods != null) {
@@ -403,7 +408,7 @@ final class ClassPipeline {
       Set<String> simdNames = new HashSet<>();
       vectorised.keySet().forEach(op -> simdNames.add(op.name()));
       JavaFile file = KernelsWriter.write(owner, pkg, compiled, allPlans, cuda.kernels(), resourceBase, byOperator,
-          simdNames, lines, cpuForms, deviceForms);
+          simdNames, simdReordersSums, lines, cpuForms, deviceForms);
       step.writeJava(file);
       if (!vectorised.isEmpty()) {
         step.writeJava(SimdKernelsWriter.write(owner, pkg, vectorised));

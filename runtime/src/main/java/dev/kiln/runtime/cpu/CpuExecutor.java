@@ -1,5 +1,6 @@
 package dev.kiln.runtime.cpu;
 
+import dev.kiln.runtime.simd.Simd;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 
@@ -118,6 +119,34 @@ public final class CpuExecutor {
       }
       throw e;
     }
+  }
+
+  /**
+   * As {@link #forEachChunk(String, int, int, ChunkBody, ChunkBody)} for a SIMD form {@code simd}
+   * that computes the same floats as its scalar twin {@code scalar} at every index: which form runs
+   * which chunk is {@link SimdChoice}'s (the scalar form until the SIMD form, compiled by the JIT,
+   * measures faster), unless {@code -Dkiln.simd=always}. Either way the same results.
+   */
+  public static void forEachChunkChoosing(String kernel, int n, int chunks, ChunkBody simd, ChunkBody scalar) {
+    if (Simd.ALWAYS) {
+      forEachChunk(kernel, n, chunks, simd, scalar);
+      return;
+    }
+    SimdChoice choice = SimdChoice.of(simd.getClass(), kernel);
+    switch (choice.form()) {
+      case SIMD -> forEachChunk(kernel, n, chunks, simd, scalar);
+      case SCALAR -> forEachChunk(kernel, n, chunks, scalar);
+      default -> forEachChunk(kernel, n, chunks, choice.trial(simd, scalar), scalar);
+    }
+  }
+
+  /**
+   * Each kernel's choice between its SIMD and scalar forms so far, in this JVM (kernel to a line
+   * saying which form runs and on what measurement; see {@link #forEachChunkChoosing}): empty
+   * before any kernel with a SIMD form ran, or with {@code -Dkiln.simd=always} or {@code false}.
+   */
+  public static java.util.Map<String, String> simdChoices() {
+    return SimdChoice.all();
   }
 
   /** As {@link #parallelFor(int, long, ChunkBody)} for a generated kernel named {@code kernel}; see {@link #forEachChunk(String, int, int, ChunkBody)}. */

@@ -7,11 +7,14 @@ package dev.kiln.runtime.simd;
  * implementation: decided once, at class initialisation, from what the running JVM has.
  *
  * <p>On when the module is in the boot layer ({@code java --add-modules jdk.incubator.vector});
- * {@code -Dkiln.simd=false} turns it off. This class names no Vector API type, so it loads on every
- * JVM.
+ * {@code -Dkiln.simd=false} turns it off. On, a kernel whose SIMD form gives its scalar form's floats
+ * runs the scalar form until the SIMD one, compiled by the JIT, measures faster ({@code
+ * dev.kiln.runtime.cpu.SimdChoice}: until then HotSpot runs Vector API code 10 to 100 times slower
+ * than scalar code); {@code -Dkiln.simd=always} runs the SIMD forms from the first call. This class
+ * names no Vector API type, so it loads on every JVM.
  */
 public final class Simd {
-  /** The property that turns the SIMD path off ({@code false}). */
+  /** The property that turns the SIMD path off ({@code false}) or on from the first call ({@code always}). */
   public static final String PROPERTY = "kiln.simd";
 
   /** The module the SIMD kernels are written against. */
@@ -29,12 +32,19 @@ public final class Simd {
       && !"false".equalsIgnoreCase(System.getProperty(PROPERTY, "true"))
       && (LANES == 4 || LANES == 8 || LANES == 16);
 
+  /**
+   * Whether launchers run a SIMD form from the first call ({@code -Dkiln.simd=always}) rather than
+   * once it measures faster than its scalar form.
+   */
+  public static final boolean ALWAYS = ENABLED && "always".equalsIgnoreCase(System.getProperty(PROPERTY, "true").trim());
+
   private Simd() {}
 
   /** One line for logs and benchmark headers: on or off, and why. */
   public static String describe() {
     if (ENABLED) {
-      return "on (" + MODULE + ", " + LANES + " floats a vector)";
+      return "on (" + MODULE + ", " + LANES + " floats a vector; "
+          + (ALWAYS ? "from the first call, -D" + PROPERTY + "=always)" : "each kernel once it measures faster than its scalar form)");
     }
     if (ModuleLayer.boot().findModule(MODULE).isEmpty()) {
       return "off (run with --add-modules " + MODULE + " to turn it on)";

@@ -33,22 +33,19 @@ final class GridKernelWriter {
    * (an epilogue, which its contraction's launcher calls after checking its own arguments).
    */
   static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked) {
-    return write(op, owner, checked, null);
+    return write(op, owner, checked, null, owner.owner().simpleName() + "." + op.name(), false);
   }
 
   /**
-   * As {@link #write(OperatorIr.Grid, ClassName, boolean)}; with {@code simd} not null, the launcher runs
-   * {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}.
+   * As {@link #write(OperatorIr.Grid, DocLinks, boolean)}; with {@code simd} not null, the launcher
+   * runs {@code simd}'s method of the same name on each chunk when {@code Simd.ENABLED}: from the
+   * first call when {@code simdReordersSums} (its floats are not the scalar form's, so the two are
+   * never mixed), else as {@code CpuExecutor.forEachChunkChoosing} chooses (the scalar form until the
+   * SIMD one measures faster). {@code where} names the kernel in the exception an index out of bounds
+   * throws (the operator and its source line: {@link KernelsWriter#describe}).
    */
-  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd) {
-    return write(op, owner, checked, simd, owner.owner().simpleName() + "." + op.name());
-  }
-
-  /**
-   * As above; {@code where} names the kernel in the exception an index out of bounds throws (the
-   * operator and its source line: {@link KernelsWriter#describe}).
-   */
-  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd, String where) {
+  static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd, String where,
+      boolean simdReordersSums) {
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
@@ -159,8 +156,8 @@ final class GridKernelWriter {
       String scalar = names.fresh("scalar");
       m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, scalar, chunk, lo, hi, chunkBody);
       m.beginControlFlow("if ($T.ENABLED)", SIMD)
-          .addStatement("$T.forEachChunk($S, $N, $N, $L, $N)", CPU_EXECUTOR, where, outerExtent, chunks,
-              simdChunk(op, simd, chunk, lo, hi), scalar)
+          .addStatement("$T.$L($S, $N, $N, $L, $N)", CPU_EXECUTOR, simdReordersSums ? "forEachChunk" : "forEachChunkChoosing",
+              where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi), scalar)
           .addStatement("return")
           .endControlFlow();
       m.addStatement("$T.forEachChunk($S, $N, $N, $N)", CPU_EXECUTOR, where, outerExtent, chunks, scalar);

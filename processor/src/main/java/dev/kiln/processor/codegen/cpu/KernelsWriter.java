@@ -35,7 +35,7 @@ public final class KernelsWriter {
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
-    return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of(),
+    return write(owner, packageName, operators, composites, cuda, resourceBase, contractions, java.util.Set.of(), java.util.Set.of(),
         Map.of(), Map.of(), Map.of());
   }
 
@@ -57,14 +57,17 @@ public final class KernelsWriter {
 
   /**
    * As above; the grid operators named in {@code simd} have a SIMD form in {@link
-   * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API; a
+   * SimdKernelsWriter#simdName}, which their launchers call when the JVM has the Vector API (those in
+   * {@code simdReordersSums}, whose sums are reordered, from the first call, the others once faster
+   * than their scalar forms); a
    * kernel in {@code cpuForms} runs that form on the CPU (its per-worker form, {@link
    * FusionPlan.Kernel#cpu}), and one in {@code deviceForms} that form on the device ({@link
    * FusionPlan.Kernel#onDevice}); others run the operator itself.
    */
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
-      Map<String, Contraction> contractions, java.util.Set<String> simd, Map<String, String> lines,
+      Map<String, Contraction> contractions, java.util.Set<String> simd, java.util.Set<String> simdReordersSums,
+      Map<String, String> lines,
       Map<String, OperatorIr.Grid> cpuForms, Map<String, OperatorIr.Grid> deviceForms) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
     java.util.Set<String> epilogues = new java.util.HashSet<>();
@@ -121,11 +124,12 @@ public final class KernelsWriter {
         continue;
       } else if (epilogues.contains(op.name())) {
         type.addMethod(GridKernelWriter.write(op, docs, false, simd.contains(op.name()) ? simdClass : null,
-            describe(ownerName, op.name(), lines)));
+            describe(ownerName, op.name(), lines), simdReordersSums.contains(op.name())));
         continue; // an internal kernel: called by its contraction's launcher, after its checks
       } else {
         type.addMethod(GridKernelWriter.write(cpuForms.getOrDefault(op.name(), op), docs, true,
-            simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines)));
+            simd.contains(op.name()) ? simdClass : null, describe(ownerName, op.name(), lines),
+            simdReordersSums.contains(op.name())));
         type.addMethod(ArgumentChecks.dimsHelper(op));
       }
       KernelInfo kernel = cuda.get(op.name());

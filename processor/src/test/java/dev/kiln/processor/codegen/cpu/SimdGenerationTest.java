@@ -63,15 +63,16 @@ class SimdGenerationTest {
     assertThat(simd).contains("for (; b < hi; b++) {");
     assertThat(simd).doesNotContain("void strided(");
     String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
-    // the scalar chunk first: the launcher runs it, or the SIMD chunk with it as the exact rerun of
-    // a chunk that goes out of bounds (CpuExecutor); the kernel named with its source line
+    // the scalar chunk first: the launcher runs it, or both as CpuExecutor chooses (the scalar form
+    // until the SIMD one measures faster; the scalar one also the exact rerun of a chunk that goes
+    // out of bounds); the kernel named with its source line
     assertThat(kernels).contains("final CpuExecutor.ChunkBody scalar = (chunk, lo, hi) -> {\n"
         + "      for (int i = lo; i < hi; i++) {\n"
         + "        y[i] = KMath.tanh((x[i] * s));\n"
         + "      }\n"
         + "    };\n"
         + "    if (Simd.ENABLED) {\n"
-        + "      CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar);\n"
+        + "      CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar);\n"
         + "      return;\n"
         + "    }\n"
         + "    CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, scalar);");
@@ -91,6 +92,12 @@ class SimdGenerationTest {
     assertThat(simd).doesNotContain("terms[lane]");
     assertThat(text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Ops.ir.txt"))
         .contains("simd total: yes, 1 of 1 sequential loops as vectors, 4 rows at a time; sums reordered (-Akiln.simd.sums=reorder)\n");
+    // its floats are not the scalar form's, so its launcher never mixes the two: SIMD from the first
+    // call; the other kernels' forms agree, and their launchers choose
+    String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(kernels).contains("CpuExecutor.forEachChunk(\"Ops.total (Ops.java:");
+    assertThat(kernels).doesNotContain("CpuExecutor.forEachChunkChoosing(\"Ops.total (");
+    assertThat(kernels).contains("CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\"");
   }
 
   @Test

@@ -1,0 +1,209 @@
+package dev.kiln.runtime.cpu;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Which of a kernel's two forms runs its chunks: its SIMD form or its scalar twin, chosen by
+ * measuring both while the JIT warms up.
+ *
+ * <p>Why: HotSpot runs Vector API code in the interpreter and in C1-compiled code with every
+ * vector an object and every lane-wise operation a call, until C2 compiles the kernel and turns
+ * them into instructions. Until then a SIMD form is 10 to 100 times slower than its scalar twin
+ * (softmax over 2048x2048 on the 2-core machine: the first call 1.1 s against 0.15 s scalar, the
+ * next five 70-120 ms against 26; the sample's ten LSTM training steps 69 ms a step against 14), so
+ * turning SIMD on made every short run slower.
+ *
+ * <p>So a kernel whose SIMD form gives the scalar form's floats at every index (every SIMD form
+ * but those compiled with {@code -Akiln.simd.sums=reorder}) starts on the scalar form and hands the
+ * SIMD form the first indices of each chunk, timing the two pieces one after the other on the same
+ * thread. The SIMD piece is sized by the last measured ratio of their times per outer index to cost
+ * about {@link #SIMD_PIECE} of the chunk's scalar time (first {@link #FIRST_RATIO} is assumed; a
+ * chunk where one index would cost more hands the SIMD form one index in some calls only), and it
+ * runs as up to {@link #PIECES} calls of the SIMD method: HotSpot compiles a method with C2 once it
+ * has been called, and looped, often enough, so the JIT gets there in tens of calls rather than
+ * thousands, while each call stays within about a quarter of its scalar time. Once the SIMD form is
+ * faster per index in {@link #STREAK} measured chunks in a row it runs every chunk, from then on;
+ * if it is still not after {@link #MAX_TRIALS} measured chunks, the scalar form does. (Softmax over
+ * 2048x2048: the first call 0.4 s instead of 1.1, the SIMD form adopted at about the 17th call;
+ * the sample's training with SIMD on 9.6-19 ms a step instead of 74-85, the scalar kernels' 9-14.)
+ *
+ * <p>The results never depend on the choice: both forms give the same floats at every index, and
+ * the chunks are cut from the sizes alone (the split of a chunk only decides which form computes
+ * which of its indices). One choice per launcher call site (the SIMD lambda's class), shared by
+ * every thread that calls it; the measurements are kept under the object's lock, once a chunk.
+ */
+final class SimdChoice {
+  /** The form that runs a kernel's chunks. */
+  enum Form {
+    /** Measuring: each chunk split between the two forms. */
+    TRYING,
+    /** Every chunk SIMD. */
+    SIMD,
+    /** Every chunk scalar: the SIMD form was not faster in {@link #MAX_TRIALS} measured calls. */
+    SCALAR
+  }
+
+  /** Measured chunks in a row with the SIMD form faster per index that adopt it. */
+  static final int STREAK = 3;
+
+  /** Measured chunks after which a SIMD form that is still not faster is given up. */
+  static final int MAX_TRIALS = 20_000;
+
+  /** The most calls of the SIMD form a measured chunk makes, each on its own part of the SIMD piece. */
+  static final int PIECES = 32;
+
+  /** The ratio of SIMD to scalar time per index assumed before the first measurement. */
+  static final double FIRST_RATIO = 32;
+
+  /**
+   * The largest ratio the SIMD piece is sized by: a piece slowed by a pause (a collection, the JIT's
+   * threads on a small machine) still leaves the SIMD form some work in the next calls.
+   */
+  static final double MAX_RATIO = 256;
+
+  /** The SIMD piece's target cost, as a fraction of the chunk's scalar time. */
+  static final double SIMD_PIECE = 0.25;
+
+  private static final ConcurrentLinkedQueue<SimdChoice> ALL = new ConcurrentLinkedQueue<>();
+
+  private static final ClassValue<SimdChoice> BY_CALL_SITE = new ClassValue<>() {
+    @Override
+    protected SimdChoice computeValue(Class<?> type) {
+      SimdChoice c = new SimdChoice();
+      ALL.add(c);
+      return c;
+    }
+  };
+
+  private volatile Form form = Form.TRYING;
+  private volatile String kernel = "?";
+  private double ratio = FIRST_RATIO;
+  private double simdNanosPerIndex = Double.NaN;
+  private double scalarNanosPerIndex = Double.NaN;
+  private int streak;
+  private int trials;
+  private boolean simdRan;
+  private double credit;
+
+  SimdChoice() {}
+
+  /** The choice of the launcher call site whose SIMD chunk body has class {@code simdBody}. */
+  static SimdChoice of(Class<?> simdBody, String kernel) {
+    SimdChoice c = BY_CALL_SITE.get(simdBody);
+    c.kernel = kernel;
+    return c;
+  }
+
+  /** The form that runs the kernel's chunks now. */
+  Form form() {
+    return form;
+  }
+
+  /**
+   * How many of a chunk's {@code length} outer indices the SIMD form takes in this call: about
+   * {@link #SIMD_PIECE} of the chunk's scalar time at the last measured ratio, at most all but one
+   * (all of a chunk of one index). Where one index would cost more than that, the SIMD form takes
+   * one index in some calls and none in the others, as often as keeps its cost at that fraction on
+   * average (a small kernel, whose chunk is a few rows, is not slowed by half again each call).
+   */
+  synchronized int simdShare(int length) {
+    double want = length * SIMD_PIECE / Math.min(ratio, MAX_RATIO);
+    int most = length == 1 ? 1 : length - 1;
+    if (want >= 1) {
+      return (int) Math.min(most, Math.rint(want));
+    }
+    credit += want;
+    if (credit >= 1) {
+      credit -= 1;
+      return 1;
+    }
+    return 0;
+  }
+
+  /**
+   * Records one chunk's measurement: {@code simdIndices} outer indices computed by the SIMD form in
+   * {@code simdNanos}, {@code scalarIndices} by the scalar form in {@code scalarNanos} (either count
+   * may be 0: then the form measured is compared with the other's last time; a call without SIMD
+   * indices only updates the scalar time). The SIMD form's first run is not compared: it loads and
+   * initialises the Vector API's classes, hundreds of times its later time.
+   */
+  synchronized void record(int simdIndices, long simdNanos, int scalarIndices, long scalarNanos) {
+    if (form != Form.TRYING) {
+      return;
+    }
+    if (simdIndices > 0 && !simdRan) {
+      simdRan = true; // its first run loads and initialises the Vector API's classes: not a measure
+      simdIndices = 0;
+    }
+    if (simdIndices > 0) {
+      simdNanosPerIndex = Math.max(1, simdNanos) / (double) simdIndices;
+    }
+    if (scalarIndices > 0) {
+      scalarNanosPerIndex = Math.max(1, scalarNanos) / (double) scalarIndices;
+    }
+    if (Double.isNaN(simdNanosPerIndex) || Double.isNaN(scalarNanosPerIndex)) {
+      return;
+    }
+    if (simdIndices == 0) {
+      return; // a call the SIMD form sat out: its scalar time is kept for the next comparison
+    }
+    ratio = simdNanosPerIndex / scalarNanosPerIndex;
+    trials++;
+    streak = ratio < 1 ? streak + 1 : 0;
+    if (streak >= STREAK) {
+      form = Form.SIMD;
+    } else if (trials >= MAX_TRIALS) {
+      form = Form.SCALAR;
+    }
+  }
+
+  /**
+   * The chunk body of a measuring call: each chunk split between {@code simd} (its first {@link
+   * #simdShare} indices, in up to {@link #PIECES} calls) and {@code scalar} (the rest), both timed
+   * and recorded.
+   */
+  CpuExecutor.ChunkBody trial(CpuExecutor.ChunkBody simd, CpuExecutor.ChunkBody scalar) {
+    return (chunk, lo, hi) -> {
+      int length = hi - lo;
+      if (length < 1) {
+        scalar.run(chunk, lo, hi);
+        return;
+      }
+      int mid = lo + simdShare(length);
+      long start = System.nanoTime();
+      // in up to PIECES calls: HotSpot compiles a method with C2 after enough calls of it (and
+      // iterations of its loops), so the JIT reaches the SIMD form's fast code sooner
+      int pieces = Math.min(PIECES, mid - lo);
+      for (int p = 0; p < pieces; p++) {
+        simd.run(chunk, lo + (int) ((long) (mid - lo) * p / pieces), lo + (int) ((long) (mid - lo) * (p + 1) / pieces));
+      }
+      long split = System.nanoTime();
+      if (hi > mid) {
+        scalar.run(chunk, mid, hi);
+      }
+      long end = System.nanoTime();
+      record(mid - lo, split - start, hi - mid, end - split);
+    };
+  }
+
+  /** One line: the form, and what it was chosen on. */
+  synchronized String describe() {
+    return switch (form) {
+      case SIMD -> String.format(java.util.Locale.ROOT, "simd (after %d measured chunks, %.2fx the scalar time)", trials, ratio);
+      case SCALAR -> String.format(java.util.Locale.ROOT, "scalar (simd still %.2fx its time after %d measured chunks)", ratio, trials);
+      case TRYING -> trials == 0 ? "trying (not measured yet)"
+          : String.format(java.util.Locale.ROOT, "trying (simd %.2fx the scalar time, %d measured chunks)", ratio, trials);
+    };
+  }
+
+  /** Every kernel's choice so far (kernel name to {@link #describe()}), in name order. */
+  static Map<String, String> all() {
+    Map<String, String> out = new TreeMap<>();
+    for (SimdChoice c : ALL) {
+      out.merge(c.kernel, c.describe(), (a, b) -> a + "; " + b);
+    }
+    return out;
+  }
+}
