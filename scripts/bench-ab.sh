@@ -8,7 +8,7 @@
 # usage: bash scripts/bench-ab.sh BASE_REV [CASES] [ROUNDS]
 #   BASE_REV  a commit to compare with (e.g. HEAD~1, main, a hash)
 #   CASES     a regex of SideBySide's case names (default 'Softmax|LayerNormFwd|Gelu')
-#   ROUNDS    how many times each side runs (default 2); each run is JMH's 1 fork, 5 + 5 iterations
+#   ROUNDS    how many times each side runs (default 2); each run is JMH's 1 fork, 8 + 5 iterations
 #
 # Both builds install into the local Maven repository, the working tree's last, so it is left as it
 # was. Prints each run's milliseconds per case and, per case, the ratio of the medians (head / base).
@@ -36,7 +36,7 @@ cp benchmarks/target/kiln-benchmarks.jar "$work/head.jar"
 for r in $(seq "$rounds"); do
   for side in base head; do
     if ! java --add-modules jdk.incubator.vector -cp "$work/$side.jar" org.openjdk.jmh.Main \
-      "dev\.kiln\.bench\.Cases\.($cases)\.kiln\$" -f 1 -wi 5 -i 5 -rf csv -rff "$work/$side-$r.csv" \
+      "dev\.kiln\.bench\.Cases\.($cases)\.kiln\$" -f 1 -wi 8 -i 5 -rf csv -rff "$work/$side-$r.csv" \
       >"$work/jmh.log" 2>&1; then
       echo "JMH failed on the $side build (cases '$cases'; a name, not an anchored regex: no \$ or ^):" >&2
       tail -20 "$work/jmh.log" >&2

@@ -33,7 +33,7 @@ public final class Cases {
   /** What every case shares: JMH's settings and the NDManager. */
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
-  @Warmup(iterations = 5, time = 1000, timeUnit = TimeUnit.MILLISECONDS)
+  @Warmup(iterations = 8, time = 1000, timeUnit = TimeUnit.MILLISECONDS)
   @Measurement(iterations = 5, time = 400, timeUnit = TimeUnit.MILLISECONDS)
   @Fork(value = 1, jvmArgsAppend = {"-Dai.djl.offline=true"})
   @State(Scope.Benchmark)
@@ -837,7 +837,7 @@ public final class Cases {
   /** The machine's bound: a streaming copy of 16 MB into another 16 MB (System.arraycopy). */
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
-  @Warmup(iterations = 5, time = 1000, timeUnit = TimeUnit.MILLISECONDS)
+  @Warmup(iterations = 8, time = 1000, timeUnit = TimeUnit.MILLISECONDS)
   @Measurement(iterations = 5, time = 400, timeUnit = TimeUnit.MILLISECONDS)
   @Fork(1)
   @State(Scope.Benchmark)
