@@ -54,6 +54,25 @@ public final class CpuExecutor {
   }
 
   /**
+   * For a grid whose outermost dimension ({@code outer} indices, {@code workPerOuter} each) is too
+   * short to give every thread a chunk: how many chunks to cut the flattened grid of its two
+   * outermost dimensions ({@code outer x inner} indices) into, or 0 when that gives no more chunks
+   * than the outer dimension alone (or the flattened count does not fit an {@code int}).
+   */
+  public static int flatChunks(int outer, int inner, long workPerOuter) {
+    int byOuter = chunks(outer, workPerOuter);
+    if (byOuter >= THREADS || inner <= 1 || outer < 1) {
+      return 0;
+    }
+    long flat = (long) outer * inner;
+    if (flat > Integer.MAX_VALUE) {
+      return 0;
+    }
+    int byFlat = chunks((int) flat, Math.max(1, workPerOuter / inner));
+    return byFlat > byOuter ? byFlat : 0;
+  }
+
+  /**
    * Runs {@code body} over {@code [0, n)} cut into {@code chunks} contiguous ranges, chunk {@code
    * k} being {@code [n*k/chunks, n*(k+1)/chunks)}. One chunk runs on the caller's thread.
    */

@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Why: HotSpot runs Vector API code in the interpreter and in C1-compiled code with every
  * vector an object and every lane-wise operation a call, until C2 compiles the kernel and turns
- * them into instructions. Until then a SIMD form is 10 to 100 times slower than its scalar twin
- * (softmax over 2048x2048 on the 2-core machine: the first call 1.1 s against 0.15 s scalar, the
- * next five 70-120 ms against 26; the sample's ten LSTM training steps 69 ms a step against 14), so
- * turning SIMD on made every short run slower.
+ * them into instructions. Until then a SIMD form is tens to hundreds of times slower than its scalar
+ * twin (softmax over 2048x2048 on the 2-core machine: the first call 1.1 s against 84 ms scalar, the
+ * next five 40-120 ms against 19-35; the sample's ten LSTM training steps 74-85 ms a step against
+ * 9-14), so turning SIMD on made every short run slower.
  *
  * <p>So a kernel whose SIMD form gives the scalar form's floats at every index (every SIMD form
  * but those compiled with {@code -Akiln.simd.sums=reorder}) starts on the scalar form and hands the
@@ -21,9 +21,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * thread. The SIMD piece is sized by the last measured ratio of their times per outer index to cost
  * about {@link #SIMD_PIECE} of the chunk's scalar time (first {@link #FIRST_RATIO} is assumed; a
  * chunk where one index would cost more hands the SIMD form one index in some calls only), and it
- * runs as up to {@link #PIECES} calls of the SIMD method: HotSpot compiles a method with C2 once it
- * has been called, and looped, often enough, so the JIT gets there in tens of calls rather than
- * thousands, while each call stays within about a quarter of its scalar time. Once the SIMD form is
+ * runs as up to {@link #PIECES} calls of the SIMD method, each of at least {@link #PIECE_INDICES}
+ * indices where the share allows (four rows: a row kernel's jammed path): HotSpot compiles a method
+ * with C2 once it has been called, and looped, often enough, so where chunks are a few dozen indices
+ * or more the JIT gets there in tens of calls rather than thousands, while each call stays within
+ * about a quarter of its scalar time (wherever the SIMD form is at most {@link #MAX_RATIO} times
+ * slower; beyond that the share is sized as if it were). Once the SIMD form is
  * faster per index in {@link #STREAK} measured chunks in a row it runs every chunk, from then on;
  * if it is still not after {@link #MAX_TRIALS} measured chunks, the scalar form does. (Softmax over
  * 2048x2048: the first call 0.4 s instead of 1.1, the SIMD form adopted at about the 17th call;
@@ -41,7 +44,7 @@ final class SimdChoice {
     TRYING,
     /** Every chunk SIMD. */
     SIMD,
-    /** Every chunk scalar: the SIMD form was not faster in {@link #MAX_TRIALS} measured calls. */
+    /** Every chunk scalar: the SIMD form was not faster in {@link #MAX_TRIALS} measured chunks. */
     SCALAR
   }
 
@@ -54,6 +57,9 @@ final class SimdChoice {
   /** The most calls of the SIMD form a measured chunk makes, each on its own part of the SIMD piece. */
   static final int PIECES = 32;
 
+  /** The fewest indices of a call of the SIMD form, where the share has that many. */
+  static final int PIECE_INDICES = 4;
+
   /** The ratio of SIMD to scalar time per index assumed before the first measurement. */
   static final double FIRST_RATIO = 32;
 
@@ -61,7 +67,7 @@ final class SimdChoice {
    * The largest ratio the SIMD piece is sized by: a piece slowed by a pause (a collection, the JIT's
    * threads on a small machine) still leaves the SIMD form some work in the next calls.
    */
-  static final double MAX_RATIO = 256;
+  static final double MAX_RATIO = 4096;
 
   /** The SIMD piece's target cost, as a fraction of the chunk's scalar time. */
   static final double SIMD_PIECE = 0.25;
@@ -175,7 +181,7 @@ final class SimdChoice {
       long start = System.nanoTime();
       // in up to PIECES calls: HotSpot compiles a method with C2 after enough calls of it (and
       // iterations of its loops), so the JIT reaches the SIMD form's fast code sooner
-      int pieces = Math.min(PIECES, mid - lo);
+      int pieces = Math.max(1, Math.min(PIECES, (mid - lo) / PIECE_INDICES));
       for (int p = 0; p < pieces; p++) {
         simd.run(chunk, lo + (int) ((long) (mid - lo) * p / pieces), lo + (int) ((long) (mid - lo) * (p + 1) / pieces));
       }

@@ -9,7 +9,7 @@ package dev.kiln.runtime.simd;
  * <p>On when the module is in the boot layer ({@code java --add-modules jdk.incubator.vector});
  * {@code -Dkiln.simd=false} turns it off. On, a kernel whose SIMD form gives its scalar form's floats
  * runs the scalar form until the SIMD one, compiled by the JIT, measures faster ({@code
- * dev.kiln.runtime.cpu.SimdChoice}: until then HotSpot runs Vector API code 10 to 100 times slower
+ * dev.kiln.runtime.cpu.SimdChoice}: until then HotSpot runs Vector API code tens to hundreds of times slower
  * than scalar code); {@code -Dkiln.simd=always} runs the SIMD forms from the first call. This class
  * names no Vector API type, so it loads on every JVM.
  */

@@ -26,4 +26,16 @@ class CpuExecutorTest {
     assertEquals(true, String.valueOf(e.getMessage()).contains("chunk 0"), e.getMessage());
     assertEquals(7, ended.get(), "every other chunk had ended when the caller saw the exception");
   }
+
+  @Test
+  void flatChunksOnlyWhenTheOuterDimensionIsTooShortForThePool() {
+    int threads = CpuExecutor.threads();
+    assertEquals(0, CpuExecutor.flatChunks(threads * 64, 1 << 16, 1L << 20), "enough rows for every thread");
+    assertEquals(0, CpuExecutor.flatChunks(1, 1, 1L << 20), "a row of one index");
+    assertEquals(0, CpuExecutor.flatChunks(1 << 16, 1 << 16, 1), "more than an int's worth of indices");
+    assertEquals(0, CpuExecutor.flatChunks(1, 64, 64), "too little work for more than one chunk");
+    if (threads > 1) {
+      assertEquals(true, CpuExecutor.flatChunks(1, 1 << 20, 1L << 22) > 1, "one long row");
+    }
+  }
 }

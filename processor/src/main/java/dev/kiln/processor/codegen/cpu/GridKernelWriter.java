@@ -85,6 +85,9 @@ final class GridKernelWriter {
 
     String outerExtent = op.grid().get(0).extentText();
     m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
+    if (op.grid().size() >= 2 && reductions.isEmpty() && groups.isEmpty() && op.scratch().isEmpty()) {
+      flattened(m, op, simd, where, outerExtent, names, chunk, lo, hi);
+    }
     // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
     boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials) && groups.isEmpty();
     if (simd != null && !simdFirst) {
@@ -169,6 +172,70 @@ final class GridKernelWriter {
       m.beginControlFlow("if ($N > 1)", chunks).addCode(fold).endControlFlow();
     }
     return m.build();
+  }
+
+  /**
+   * The launcher's other path, taken when the outermost grid dimension is too short to give every
+   * thread a chunk ({@code CpuExecutor.flatChunks}) and the kernel runs its scalar form: chunks of
+   * the flattened grid of the two outermost dimensions, a scalar body over flattened ranges.
+   * Workers are independent and none accumulates (no reduction, no per-chunk scratch), so any cut
+   * gives the same results. Not where a SIMD form runs: it takes whole outer indices only, and one
+   * row of a few on a thread each measured faster than the scalar form on every thread (the LSTM
+   * cell at 1x1048576 on 2 cores: 6.2 ms against 25 when the flattened chunks' partial rows ran
+   * scalar).
+   */
+  private static void flattened(MethodSpec.Builder m, OperatorIr.Grid op, ClassName simd, String where, String outerExtent,
+      Names names, String chunk, String lo, String hi) {
+    String innerExtent = op.grid().get(1).extentText();
+    String flatChunks = names.fresh("flatChunks");
+    m.addStatement("final int $N = $T.flatChunks($L, $L, $L)", flatChunks, CPU_EXECUTOR, outerExtent, innerExtent,
+        WorkEstimate.perOuterIndex(op));
+    if (simd != null) {
+      m.beginControlFlow("if ($N > 0 && !$T.ENABLED)", flatChunks, SIMD);
+    } else {
+      m.beginControlFlow("if ($N > 0)", flatChunks);
+    }
+    m.addComment("few outer indices for the threads: chunks of the flattened $L x $L grid", outerExtent, innerExtent);
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(op.body(), List.of());
+    emitter.openScope();
+    String first = names.fresh("first");
+    String last = names.fresh("last");
+    emitter.add(CodeBlock.builder()
+        .addStatement("final int $N = $N / ($L)", first, lo, innerExtent)
+        .addStatement("final int $N = ($N - 1) / ($L)", last, hi, innerExtent)
+        .build());
+    List<String> vars = new ArrayList<>();
+    for (int k = 0; k < op.grid().size(); k++) {
+      emitter.openScope();
+      String v = names.fresh(op.grid().get(k).var().name());
+      vars.add(v);
+      emitter.bind(op.grid().get(k).var(), v, k + 1);
+    }
+    emitter.setWorkerDepth(op.grid().size());
+    emitter.statements(op.body());
+    for (int k = op.grid().size() - 1; k >= 0; k--) {
+      CodeBlock inner = emitter.closeScope();
+      String v = vars.get(k);
+      CodeBlock loop;
+      if (k == 0) {
+        loop = CodeBlock.of("for (int $N = $N; $N <= $N; $N++) {\n$>$L$<}\n", v, first, v, last, v, inner);
+      } else if (k == 1) {
+        String row = vars.get(0);
+        loop = CodeBlock.of("for (int $N = $N == $N ? $N - $N * ($L) : 0; $N < ($N == $N ? $N - $N * ($L) : $L); $N++) {\n$>$L$<}\n",
+            v, row, first, lo, row, innerExtent, v, row, last, hi, row, innerExtent, innerExtent, v, inner);
+      } else {
+        loop = CodeBlock.of("for (int $N = 0; $N < $L; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, inner);
+      }
+      emitter.add(loop);
+    }
+    CodeBlock body = emitter.closeScope();
+    String flatScalar = names.fresh("flatScalar");
+    m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, flatScalar, chunk, lo, hi, body);
+    m.addStatement("$T.forEachChunk($S, ($L) * ($L), $N, $N)", CPU_EXECUTOR, where, outerExtent, innerExtent, flatChunks,
+        flatScalar);
+    m.addStatement("return");
+    m.endControlFlow();
   }
 
   /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */
