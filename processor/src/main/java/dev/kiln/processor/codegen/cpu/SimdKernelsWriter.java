@@ -41,8 +41,11 @@ public final class SimdKernelsWriter {
   }
 
   private static boolean hasReorderableSum(List<dev.kiln.processor.ir.Stmt> body) {
+    // a derived gradient's own sum ("any order") keeps its sixteen partials in every form, reorder
+    // or not (SimdLoops takes that path first): the scalar form's floats
     return SimdPlan.innermostLoops(body).stream().anyMatch(
-        l -> SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(SimdLoops::reorderable));
+        l -> SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().anyMatch(
+            f -> SimdLoops.reorderable(f) && dev.kiln.processor.codegen.PartialSums.of(l, f.carried()) == null));
   }
 
   /**

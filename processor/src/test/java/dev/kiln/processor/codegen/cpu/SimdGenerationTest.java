@@ -101,6 +101,28 @@ class SimdGenerationTest {
   }
 
   @Test
+  void aDerivedGradientsOwnSumsStayExactUnderReorderSoItsLauncherChooses() throws IOException {
+    JavaFileObject rows = JavaFileObjects.forSourceLines("demo.Rows",
+        "package demo;",
+        "import dev.kiln.*;",
+        "public final class Rows {",
+        "  @Operator public static void rowScale(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Shape(\"B\") float[] s,",
+        "      @Out @Shape(\"B, N\") float[] y) {",
+        "    for (@Parallel int b = 0; b < B; b++) for (int k = 0; k < N; k++) y[b * N + k] = x[b * N + k] * s[b];",
+        "  }",
+        "}");
+    Compilation c = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "-Akiln.simd.sums=reorder", "--add-modules", "jdk.incubator.vector").compile(rows);
+    assertThat(c).succeeded();
+    String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/Rows.ir.txt");
+    // ds[b] = sum over k of dy * x: the gradient's own sum, sixteen partials in every form
+    assertThat(listing).containsMatch("simd rowScaleGrad\\S*: yes, [^\n]*sequential loops as vectors");
+    assertThat(listing).doesNotContain("sums reordered");
+    String kernels = c.generatedSourceFile("demo.RowsKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(kernels).containsMatch("CpuExecutor.forEachChunkChoosing\\(\"Rows.rowScaleGrad");
+  }
+
+  @Test
   void withoutTheVectorApiThereIsNoSimdForm() throws IOException {
     Compilation c = compile("-Akiln.nvcc=none");
     assertThat(c.generatedSourceFile("demo.OpsSimdKernels").isPresent()).isFalse();
