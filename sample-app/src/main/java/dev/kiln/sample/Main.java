@@ -122,6 +122,13 @@ public final class Main {
       return true;
     }
     new TrainingRun(o, out).run(device == Device.CUDA, failures);
+    if (dev.kiln.runtime.simd.Simd.ENABLED && !dev.kiln.runtime.simd.Simd.ALWAYS) {
+      java.util.Map<String, String> choices = CpuExecutor.simdChoices();
+      long onSimd = choices.values().stream().filter(v -> v.startsWith("simd")).count();
+      out.printf(Locale.ROOT, "%ncpu simd     %d of %d kernels run their SIMD forms now; the others still run scalar"
+          + " (measured slower so far: the JIT compiles a SIMD form only after enough calls; CpuExecutor.simdChoices())%n",
+          onSimd, choices.size());
+    }
     if (failures.length() > 0) {
       out.println();
       out.print("FAIL: training:\n" + failures);

@@ -104,9 +104,9 @@ public final class CpuExecutor {
    * As {@link #forEachChunk(String, int, int, ChunkBody)} for a SIMD kernel {@code body} with its
    * scalar twin {@code exact}: a chunk whose vector code goes out of bounds is run again by {@code
    * exact}, so that the exception is the one the plain method throws, at the same index (a vector
-   * load reports its first lane and a shortened length). Stores are plain writes of the same
-   * values, so running a chunk again changes nothing the caller could rely on: after an exception,
-   * as after the plain method's, the outputs are partly written.
+   * load reports its first lane and a shortened length). After an exception, as after the plain
+   * method's, the outputs are partly written; which elements, and for a call whose output is also
+   * one of its inputs which values, may differ from what the plain method leaves.
    */
   public static void forEachChunk(String kernel, int n, int chunks, ChunkBody body, ChunkBody exact) {
     ChunkBody named = (chunk, lo, hi) -> {
