@@ -84,7 +84,7 @@ final class SimdChoice {
   };
 
   private volatile Form form = Form.TRYING;
-  private volatile String kernel = "?";
+  private volatile String kernel;
   private double ratio = FIRST_RATIO;
   private double simdNanosPerIndex = Double.NaN;
   private double scalarNanosPerIndex = Double.NaN;
@@ -98,7 +98,9 @@ final class SimdChoice {
   /** The choice of the launcher call site whose SIMD chunk body has class {@code simdBody}. */
   static SimdChoice of(Class<?> simdBody, String kernel) {
     SimdChoice c = BY_CALL_SITE.get(simdBody);
-    c.kernel = kernel;
+    if (c.kernel == null) { // named once: not a store on every launch
+      c.kernel = kernel;
+    }
     return c;
   }
 
@@ -208,7 +210,11 @@ final class SimdChoice {
   static Map<String, String> all() {
     Map<String, String> out = new TreeMap<>();
     for (SimdChoice c : ALL) {
-      out.merge(c.kernel, c.describe(), (a, b) -> a + "; " + b);
+      String kernel = c.kernel;
+      if (kernel == null) {
+        continue; // created by a launch that has not named it yet
+      }
+      out.merge(kernel, c.describe(), (a, b) -> a + "; " + b);
     }
     return out;
   }

@@ -133,24 +133,13 @@ final class GridKernelWriter {
       }
       folds.add(MonoidFolds.tree(g, all, chunks, names));
     }
-    List<String> varNames = new ArrayList<>();
-    for (int k = 0; k < op.grid().size(); k++) {
-      GridDim g = op.grid().get(k);
-      emitter.openScope();
-      String v = names.fresh(g.var().name());
-      varNames.add(v);
-      emitter.bind(g.var(), v, k + 1);
-    }
+    List<String> varNames = bindGrid(emitter, op, names);
     emitter.setWorkerDepth(op.grid().size());
     emitter.add(ScratchCode.fills(op));
     emitter.statements(op.body());
     for (int k = op.grid().size() - 1; k >= 0; k--) {
       CodeBlock inner = emitter.closeScope();
-      String v = varNames.get(k);
-      CodeBlock loop = k == 0
-          ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, inner)
-          : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, inner);
-      emitter.add(loop);
+      emitter.add(gridLoop(op, k, varNames.get(k), lo, hi, inner));
     }
     CodeBlock chunkBody = emitter.closeScope();
     if (simdFirst) {
@@ -205,13 +194,7 @@ final class GridKernelWriter {
         .addStatement("final int $N = $N / ($L)", first, lo, innerExtent)
         .addStatement("final int $N = ($N - 1) / ($L)", last, hi, innerExtent)
         .build());
-    List<String> vars = new ArrayList<>();
-    for (int k = 0; k < op.grid().size(); k++) {
-      emitter.openScope();
-      String v = names.fresh(op.grid().get(k).var().name());
-      vars.add(v);
-      emitter.bind(op.grid().get(k).var(), v, k + 1);
-    }
+    List<String> vars = bindGrid(emitter, op, names);
     emitter.setWorkerDepth(op.grid().size());
     emitter.statements(op.body());
     for (int k = op.grid().size() - 1; k >= 0; k--) {
@@ -225,7 +208,7 @@ final class GridKernelWriter {
         loop = CodeBlock.of("for (int $N = $N == $N ? $N - $N * ($L) : 0; $N < ($N == $N ? $N - $N * ($L) : $L); $N++) {\n$>$L$<}\n",
             v, row, first, lo, row, innerExtent, v, row, last, hi, row, innerExtent, innerExtent, v, inner);
       } else {
-        loop = CodeBlock.of("for (int $N = 0; $N < $L; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, inner);
+        loop = gridLoop(op, k, v, lo, hi, inner);
       }
       emitter.add(loop);
     }
@@ -236,6 +219,30 @@ final class GridKernelWriter {
         flatScalar);
     m.addStatement("return");
     m.endControlFlow();
+  }
+
+  /**
+   * Opens a scope of {@code emitter} for each of {@code op}'s grid dimensions, outermost first, and
+   * binds its variable there to a fresh name; returns the names (the scalar launcher's two paths and
+   * the SIMD form's loops write their grid loops around them).
+   */
+  static List<String> bindGrid(BodyEmitter emitter, OperatorIr.Grid op, Names names) {
+    List<String> vars = new ArrayList<>();
+    for (int k = 0; k < op.grid().size(); k++) {
+      GridDim g = op.grid().get(k);
+      emitter.openScope();
+      String v = names.fresh(g.var().name());
+      vars.add(v);
+      emitter.bind(g.var(), v, k + 1);
+    }
+    return vars;
+  }
+
+  /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */
+  static CodeBlock gridLoop(OperatorIr.Grid op, int k, String v, String lo, String hi, CodeBlock body) {
+    return k == 0
+        ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
+        : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
   }
 
   /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */

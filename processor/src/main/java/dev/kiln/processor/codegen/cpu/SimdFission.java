@@ -101,7 +101,7 @@ final class SimdFission {
     row.endControlFlow();
     CodeBlock code = row.build();
     for (int k = last - 1; k >= 0; k--) {
-      code = SimdKernelWriter.gridLoop(op, k, outer.get(k), lo, hi, code);
+      code = GridKernelWriter.gridLoop(op, k, outer.get(k), lo, hi, code);
     }
     List<MethodSpec> methods = new ArrayList<>();
     methods.add(m.addCode(code).build());

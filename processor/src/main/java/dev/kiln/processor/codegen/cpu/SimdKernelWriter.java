@@ -70,13 +70,6 @@ final class SimdKernelWriter {
     return Names.forParams(op, SPECIES);
   }
 
-  /** {@code for (int v = lo; v < hi; v++)} for the outermost grid dimension, from 0 to its extent for the others. */
-  static CodeBlock gridLoop(OperatorIr.Grid op, int k, String v, String lo, String hi, CodeBlock body) {
-    return k == 0
-        ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
-        : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
-  }
-
   /**
    * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
@@ -95,19 +88,13 @@ final class SimdKernelWriter {
       emitter.countUses(op.body(), List.of());
       emitter.lowering(loops);
       emitter.openScope();
-      List<String> vars = new ArrayList<>();
-      for (int k = 0; k < op.grid().size(); k++) {
-        emitter.openScope();
-        String v = names.fresh(op.grid().get(k).var().name());
-        vars.add(v);
-        emitter.bind(op.grid().get(k).var(), v, k + 1);
-      }
+      List<String> vars = GridKernelWriter.bindGrid(emitter, op, names);
       emitter.setWorkerDepth(op.grid().size());
       emitter.add(ScratchCode.fills(op));
       emitter.statements(op.body());
       for (int k = op.grid().size() - 1; k >= 0; k--) {
         CodeBlock inner = emitter.closeScope();
-        emitter.add(gridLoop(op, k, vars.get(k), lo, hi, inner));
+        emitter.add(GridKernelWriter.gridLoop(op, k, vars.get(k), lo, hi, inner));
       }
       m.addCode(emitter.closeScope());
       outlined.addAll(loops.outlined());
@@ -195,7 +182,7 @@ final class SimdKernelWriter {
     rows.endControlFlow();
     CodeBlock code = rows.build();
     for (int k = last - 1; k >= 0; k--) {
-      code = gridLoop(op, k, outerVars.get(k), lo, hi, code);
+      code = GridKernelWriter.gridLoop(op, k, outerVars.get(k), lo, hi, code);
     }
     return m.addCode(code).build();
   }
