@@ -4,13 +4,16 @@ import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.DoublePointer;
 import org.bytedeco.javacpp.FloatPointer;
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.openblas.global.openblas_nolapack;
 
 /**
  * {@link Gemm}'s native backend: OpenBLAS's {@code cblas_sgemm}/{@code cblas_dgemm} through
- * JavaCPP's presets, on operands staged in off-heap memory.
+ * JavaCPP's presets, on the Java arrays in place through Kiln's JNI shim ({@link HeapArrayGemm})
+ * where it loads, else on operands staged in off-heap memory.
  *
- * <p>Why staging: handed Java arrays, JavaCPP's JNI copies every array in and out through a fresh
+ * <p>Why staging when the shim is not there: handed Java arrays, JavaCPP's JNI copies every array in and out through a fresh
  * {@code malloc} on each call (124 GFLOP/s at 512x1024x1024 on the 2-core machine, against 228
  * with off-heap pointers). Here each calling thread keeps three grow-only off-heap buffers per
  * precision ({@link OffHeapStaging}); A and B are copied in, packed (a leading dimension larger
@@ -42,18 +45,32 @@ final class OpenBlasGemm {
    * platform, {@code NoClassDefFoundError} without the jars.
    */
   static String load(boolean onKilnPool) {
-    // Touching the class runs Loader.load() in its static initialiser.
+    // Touching the class runs Loader.load() in its static initialiser, which loads the JNI
+    // library; OpenBLAS itself loads on the first BLAS call (before it blas_get_num_threads()
+    // answers -1), so one 1x1x1 product loads it before its routines are looked up.
+    try (FloatPointer one = new FloatPointer(1f, 1f, 0f)) {
+      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, openblas_nolapack.CblasNoTrans,
+          openblas_nolapack.CblasNoTrans, 1, 1, 1, 1f, one, 1, new FloatPointer(one).position(1), 1,
+          0f, new FloatPointer(one).position(2), 1);
+    }
     int before = openblas_nolapack.blas_get_num_threads();
+    String arrays = HeapArrayGemm.load(OpenBlasGemm::address).description();
     if (onKilnPool) {
       openblas_nolapack.blas_set_num_threads(1);
-      return "openblas (" + CpuExecutor.threads() + " threads, Kiln's pool)";
+      return "openblas (" + CpuExecutor.threads() + " threads, Kiln's pool; " + arrays + ")";
     }
     Integer wanted = threads();
     if (wanted != null) {
       openblas_nolapack.blas_set_num_threads(wanted);
     }
     int threads = openblas_nolapack.blas_get_num_threads();
-    return "openblas (" + (threads > 0 ? threads : before) + " threads)";
+    return "openblas (" + (threads > 0 ? threads : before) + " threads; " + arrays + ")";
+  }
+
+  /** The address of one of OpenBLAS's exported routines, 0 when it is not found. */
+  private static long address(String symbol) {
+    Pointer p = Loader.addressof(symbol);
+    return p == null ? 0 : p.address();
   }
 
   /**
@@ -90,6 +107,19 @@ final class OpenBlasGemm {
   static void sgemm(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOffset,
       int lda, float[] b, int bOffset, int ldb, float beta, float[] c, int cOffset, int ldc,
       boolean onKilnPool) {
+    Split split = Split.of(onKilnPool, m, n, k);
+    HeapArrayGemm.State direct = HeapArrayGemm.state();
+    if (direct.direct()) {
+      long fn = direct.sgemm();
+      CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
+        boolean rows = split.byRows;
+        HeapArrayGemm.sgemm(fn, transA, transB, rows ? hi - lo : m, rows ? n : hi - lo, k,
+            a, aOffset + (int) split.aOffset(transA, lo, lda), lda,
+            b, bOffset + (int) split.bOffset(transB, lo, ldb), ldb, beta,
+            c, cOffset + (int) split.cOffset(lo, ldc), ldc);
+      });
+      return;
+    }
     OffHeapStaging staging = STAGING.get();
     int rowsA = transA ? k : m;
     int colsA = transA ? m : k;
@@ -103,7 +133,6 @@ final class OpenBlasGemm {
     if (beta != 0) {
       copyIn(c, cOffset, ldc, m, n, staging.floatBuffer(2));
     }
-    Split split = Split.of(onKilnPool, m, n, k);
     CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
       boolean rows = split.byRows;
       openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
@@ -119,6 +148,19 @@ final class OpenBlasGemm {
   static void dgemm(boolean transA, boolean transB, int m, int n, int k, double[] a, int aOffset,
       int lda, double[] b, int bOffset, int ldb, double beta, double[] c, int cOffset, int ldc,
       boolean onKilnPool) {
+    Split split = Split.of(onKilnPool, m, n, k);
+    HeapArrayGemm.State direct = HeapArrayGemm.state();
+    if (direct.direct()) {
+      long fn = direct.dgemm();
+      CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
+        boolean rows = split.byRows;
+        HeapArrayGemm.dgemm(fn, transA, transB, rows ? hi - lo : m, rows ? n : hi - lo, k,
+            a, aOffset + (int) split.aOffset(transA, lo, lda), lda,
+            b, bOffset + (int) split.bOffset(transB, lo, ldb), ldb, beta,
+            c, cOffset + (int) split.cOffset(lo, ldc), ldc);
+      });
+      return;
+    }
     OffHeapStaging staging = STAGING.get();
     int rowsA = transA ? k : m;
     int colsA = transA ? m : k;
@@ -132,7 +174,6 @@ final class OpenBlasGemm {
     if (beta != 0) {
       copyIn(c, cOffset, ldc, m, n, staging.doubleBuffer(2));
     }
-    Split split = Split.of(onKilnPool, m, n, k);
     CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
       boolean rows = split.byRows;
       openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
@@ -158,8 +199,8 @@ final class OpenBlasGemm {
 
   /**
    * How a product is cut for Kiln's pool: into {@code parts} blocks of C's rows (of its columns
-   * when C is wider than tall), a single part on OpenBLAS's own threads. Offsets are into the
-   * staged (packed) operands.
+   * when C is wider than tall), a single part on OpenBLAS's own threads. Offsets are from each
+   * matrix's first element, for the leading dimension given (the packed row length when staged).
    */
   private record Split(int parts, boolean byRows) {
     static Split of(boolean onKilnPool, int m, int n, int k) {
@@ -176,16 +217,16 @@ final class OpenBlasGemm {
       return byRows ? m : n;
     }
 
-    long aOffset(boolean transA, int lo, int colsA) {
-      return byRows ? (transA ? lo : (long) lo * colsA) : 0;
+    long aOffset(boolean transA, int lo, int lda) {
+      return byRows ? (transA ? lo : (long) lo * lda) : 0;
     }
 
-    long bOffset(boolean transB, int lo, int colsB) {
-      return byRows ? 0 : (transB ? (long) lo * colsB : lo);
+    long bOffset(boolean transB, int lo, int ldb) {
+      return byRows ? 0 : (transB ? (long) lo * ldb : lo);
     }
 
-    long cOffset(int lo, int n) {
-      return byRows ? (long) lo * n : lo;
+    long cOffset(int lo, int ldc) {
+      return byRows ? (long) lo * ldc : lo;
     }
   }
 

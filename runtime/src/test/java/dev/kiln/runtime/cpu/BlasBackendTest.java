@@ -77,7 +77,8 @@ class BlasBackendTest {
     assumeTrue(nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
     String backend = Gemm.backend();
-    assertTrue(backend.matches("openblas \\(\\d+ threads(, Kiln's pool)?\\)"), backend);
+    assertTrue(backend.matches("openblas \\(\\d+ threads(, Kiln's pool)?; (in place on the Java"
+        + " arrays|operands staged off-heap: .+)\\)"), backend);
   }
 
   /** In a child JVM with -verbose:class: a small product loads no JavaCPP class, a large one does. */

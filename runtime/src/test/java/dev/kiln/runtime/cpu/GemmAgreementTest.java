@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,14 +26,22 @@ class GemmAgreementTest {
     {0, 4, 3}, {4, 0, 3}, {4, 3, 0},
   };
 
+  /** Each backend; OpenBLAS's both on the Java arrays in place ({@link HeapArrayGemm}) and staged. */
   static Stream<Arguments> backends() {
-    return Stream.of(BlasBackend.values()).map(Arguments::of);
+    return Stream.of(BlasBackend.values()).flatMap(backend -> backend == BlasBackend.JAVA
+        ? Stream.of(Arguments.of(backend, false))
+        : Stream.of(Arguments.of(backend, true), Arguments.of(backend, false)));
   }
 
-  @ParameterizedTest
+  @AfterEach
+  void backInPlace() {
+    HeapArrayGemm.useInPlace(true);
+  }
+
+  @ParameterizedTest(name = "{0}, in place {1}")
   @MethodSource("backends")
-  void singleProducts(BlasBackend backend) {
-    assumeBackend(backend);
+  void singleProducts(BlasBackend backend, boolean inPlace) {
+    assumeBackend(backend, inPlace);
     long seed = 1;
     for (int[] size : SIZES) {
       for (int trans = 0; trans < 4; trans++) {
@@ -49,10 +58,10 @@ class GemmAgreementTest {
     }
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}, in place {1}")
   @MethodSource("backends")
-  void batches(BlasBackend backend) {
-    assumeBackend(backend);
+  void batches(BlasBackend backend, boolean inPlace) {
+    assumeBackend(backend, inPlace);
     List<GemmCase> cases = new ArrayList<>();
     long seed = 100;
     for (int trans = 0; trans < 4; trans++) {
@@ -118,6 +127,16 @@ class GemmAgreementTest {
     if (backend != BlasBackend.JAVA) {
       assumeTrue(BlasBackendTest.nativesShipped(),
           "the build ships OpenBLAS natives for linux-x86_64 only");
+    }
+  }
+
+  /** As {@link #assumeBackend(BlasBackend)}, with OpenBLAS's operands in place or staged. */
+  static void assumeBackend(BlasBackend backend, boolean inPlace) {
+    assumeBackend(backend);
+    if (backend != BlasBackend.JAVA) {
+      Gemm.backend(); // loads OpenBLAS and the shim
+      assumeTrue(HeapArrayGemm.useInPlace(inPlace) == inPlace,
+          "products cannot run in place here: " + HeapArrayGemm.state().description());
     }
   }
 }

@@ -120,7 +120,7 @@ public final class GemmBenchmark {
   }
 
   private static String line(double java, double staged, double raw, double arrays, double flops) {
-    return String.format("java %.1f, openblas (Gemm, staged) %.1f GFLOP/s; one openblas call on"
+    return String.format("java %.1f, openblas (Gemm, in place or staged as the backend line says) %.1f GFLOP/s; one openblas call on"
         + " off-heap pointers %.1f, on Java arrays %.1f; Gemm - off-heap call %.2f ms", java, staged,
         raw, arrays, (flops / staged - flops / raw) / 1e6);
   }

@@ -1,0 +1,173 @@
+package dev.kiln.runtime.cpu;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToLongFunction;
+
+/**
+ * OpenBLAS products on the Java arrays themselves, through Kiln's JNI shim ({@code
+ * runtime/src/main/native/kiln_blas.c}, built into the jar when the build machine had a C
+ * compiler): each call enters JNI critical regions on A, B and C, so OpenBLAS reads and writes the
+ * heap arrays in place and nothing is staged off-heap. On the 2-core machine staging cost 15-30%
+ * of a product (median of 180 calls, 512x1024x1024: 8.8 ms staged, 7.5 in place; 256x2048x256:
+ * 4.9 against 3.4).
+ *
+ * <p>Not used (and {@link OpenBlasGemm} stages, as before) when the shim is not in the jar, does
+ * not load, when the JVM would hand the critical region a copy of the array (HotSpot never does;
+ * a copy of C written back by one thread would overwrite rows another thread multiplies), or with
+ * {@code -Dkiln.blas.arrays=staged}. {@link #state()} says which and why.
+ *
+ * <p>While a product runs in a critical region, the JVM holds garbage collection back (a thread
+ * that needs a collection waits for the product to end): a product of milliseconds, in a kernel
+ * launch that allocates nothing, is what this is for.
+ */
+final class HeapArrayGemm {
+  /** {@code staged} forces OpenBLAS's operands through off-heap memory; {@code direct} (default) uses the shim when it loads. */
+  static final String PROPERTY = "kiln.blas.arrays";
+
+  /** Whether products run in place, and the addresses of OpenBLAS's routines when they do. */
+  record State(boolean direct, String description, long sgemm, long dgemm) {}
+
+  private static volatile State state = new State(false, "not loaded", 0, 0);
+
+  /** What {@link #load} found, which {@link #useInPlace} returns to. */
+  private static volatile State loaded = state;
+
+  private HeapArrayGemm() {}
+
+  /** What {@link #load} decided. */
+  static State state() {
+    return state;
+  }
+
+  /** The names under which JavaCPP's presets load OpenBLAS (the preset's build, then the usual). */
+  static final List<String> OPENBLAS_LIBRARIES =
+      List.of("libopenblas_nolapack.so.0", "libopenblas.so.0");
+
+  /**
+   * Loads the shim and finds OpenBLAS's {@code cblas_sgemm} and {@code cblas_dgemm} in the
+   * library JavaCPP loaded (by its soname; else by {@code javacppLookup}, which gives 0 for a
+   * symbol it does not find); returns the state: in place, or staged with the reason.
+   */
+  static synchronized State load(ToLongFunction<String> javacppLookup) {
+    state = decide(System.getProperty(PROPERTY), symbol -> {
+      for (String library : OPENBLAS_LIBRARIES) {
+        long address = lookup(library, symbol);
+        if (address != 0) {
+          return address;
+        }
+      }
+      return javacppLookup.applyAsLong(symbol);
+    });
+    loaded = state;
+    return state;
+  }
+
+  /**
+   * The test hook: products from now on run in place ({@code true}, when {@link #load} found the
+   * shim) or staged; returns whether they run in place.
+   */
+  static synchronized boolean useInPlace(boolean inPlace) {
+    state = inPlace ? loaded : staged("the test hook");
+    return state.direct();
+  }
+
+  static State decide(String property, ToLongFunction<String> lookup) {
+    String wanted = property == null ? "" : property.trim().toLowerCase(Locale.ROOT);
+    if (wanted.equals("staged")) {
+      return staged("-D" + PROPERTY + "=staged");
+    }
+    if (!wanted.isEmpty() && !wanted.equals("direct")) {
+      throw new IllegalArgumentException(
+          "-D" + PROPERTY + "=" + property + " is not a way to pass arrays; use direct or staged");
+    }
+    String resource = resource();
+    if (resource == null) {
+      return staged("no JNI shim for " + System.getProperty("os.name") + " "
+          + System.getProperty("os.arch"));
+    }
+    try (InputStream in = HeapArrayGemm.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        return staged("the jar has no JNI shim (" + resource.substring(1)
+            + "; it is built where the build machine has a C compiler)");
+      }
+      Path file = Files.createTempFile("kiln-blas-", ".so");
+      file.toFile().deleteOnExit();
+      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      System.load(file.toAbsolutePath().toString());
+    } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
+      return staged("the JNI shim did not load: " + e);
+    }
+    if (copiesArrays(new float[16])) {
+      return staged("this JVM copies arrays in JNI critical regions");
+    }
+    long sgemm = lookup.applyAsLong("cblas_sgemm");
+    long dgemm = lookup.applyAsLong("cblas_dgemm");
+    if (sgemm == 0 || dgemm == 0) {
+      return staged("OpenBLAS's cblas_sgemm or cblas_dgemm was not found in " + OPENBLAS_LIBRARIES);
+    }
+    return new State(true, "in place on the Java arrays", sgemm, dgemm);
+  }
+
+  private static State staged(String why) {
+    return new State(false, "operands staged off-heap: " + why, 0, 0);
+  }
+
+  /** The shim's resource path for this platform, or null where none is built. */
+  private static String resource() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch", "");
+    if (!os.startsWith("linux")) {
+      return null;
+    }
+    String platform = arch.equals("amd64") || arch.equals("x86_64") ? "linux-x86_64"
+        : arch.equals("aarch64") ? "linux-arm64" : null;
+    return platform == null ? null : "/dev/kiln/runtime/cpu/native/" + platform + "/libkilnblas.so";
+  }
+
+  /**
+   * {@code C = A·B + beta·C} by OpenBLAS at {@code fn} on the arrays in place (row-major, the
+   * offsets and leading dimensions checked by the caller).
+   */
+  static void sgemm(long fn, boolean transA, boolean transB, int m, int n, int k, float[] a,
+      int aOffset, int lda, float[] b, int bOffset, int ldb, float beta, float[] c, int cOffset,
+      int ldc) {
+    check(sgemmInPlace(fn, transA, transB, m, n, k, a, aOffset, lda, b, bOffset, ldb, beta, c, cOffset,
+        ldc));
+  }
+
+  /** As {@link #sgemm}, in double. */
+  static void dgemm(long fn, boolean transA, boolean transB, int m, int n, int k, double[] a,
+      int aOffset, int lda, double[] b, int bOffset, int ldb, double beta, double[] c, int cOffset,
+      int ldc) {
+    check(dgemmInPlace(fn, transA, transB, m, n, k, a, aOffset, lda, b, bOffset, ldb, beta, c, cOffset,
+        ldc));
+  }
+
+  private static void check(int status) {
+    if (status == 1) {
+      // Unreachable on a JVM that passed the probe in load(); refuse rather than risk the rows.
+      throw new IllegalStateException("Gemm: the JVM handed a copy of an array to a JNI critical"
+          + " region, so OpenBLAS could not multiply in place and nothing was written; run with -D"
+          + PROPERTY + "=staged");
+    }
+    // status 2: an OutOfMemoryError is pending and is thrown as the native method returns.
+  }
+
+  private static native int sgemmInPlace(long fn, boolean transA, boolean transB, int m, int n, int k,
+      float[] a, int aOffset, int lda, float[] b, int bOffset, int ldb, float beta, float[] c,
+      int cOffset, int ldc);
+
+  private static native int dgemmInPlace(long fn, boolean transA, boolean transB, int m, int n, int k,
+      double[] a, int aOffset, int lda, double[] b, int bOffset, int ldb, double beta, double[] c,
+      int cOffset, int ldc);
+
+  private static native boolean copiesArrays(float[] probe);
+
+  private static native long lookup(String library, String symbol);
+}
