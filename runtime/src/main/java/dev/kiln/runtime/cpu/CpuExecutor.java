@@ -147,6 +147,16 @@ public final class CpuExecutor {
    * measures faster), unless {@code -Dkiln.simd=always}. Either way the same results.
    */
   public static void forEachChunkChoosing(String kernel, int n, int chunks, ChunkBody simd, ChunkBody scalar) {
+    forEachChunkChoosing(kernel, n, chunks, simd, scalar, SimdChoice.PIECE_INDICES);
+  }
+
+  /**
+   * As {@link #forEachChunkChoosing(String, int, int, ChunkBody, ChunkBody)}, where a call of the
+   * SIMD form while it is measured takes at least {@code minimumPiece} indices where the share
+   * allows (1 for most kernels; 4 for a row kernel whose SIMD form runs rows four at a time).
+   */
+  public static void forEachChunkChoosing(String kernel, int n, int chunks, ChunkBody simd, ChunkBody scalar,
+      int minimumPiece) {
     if (Simd.ALWAYS) {
       forEachChunk(kernel, n, chunks, simd, scalar);
       return;
@@ -155,7 +165,7 @@ public final class CpuExecutor {
     switch (choice.form()) {
       case SIMD -> forEachChunk(kernel, n, chunks, simd, scalar);
       case SCALAR -> forEachChunk(kernel, n, chunks, scalar);
-      default -> forEachChunk(kernel, n, chunks, choice.trial(simd, scalar), scalar);
+      default -> forEachChunk(kernel, n, chunks, choice.trial(simd, scalar, minimumPiece), scalar);
     }
   }
 

@@ -20,12 +20,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * SIMD form the first indices of each chunk, timing the two pieces one after the other on the same
  * thread. The SIMD piece is sized by the last measured ratio of their times per outer index to cost
  * about {@link #SIMD_PIECE} of the chunk's scalar time (first {@link #FIRST_RATIO} is assumed; a
- * chunk where one index would cost more hands the SIMD form one index in some calls only), and it
- * runs as up to {@link #PIECES} calls of the SIMD method, each of at least {@link #PIECE_INDICES}
- * indices where the share allows (four rows: a row kernel's jammed path): HotSpot compiles a method
+ * chunk where one index would cost more hands the SIMD form one index in some calls only; while the
+ * SIMD form stays over {@link #WARMING_RATIO} times slower in chunks of a tenth of a millisecond
+ * or more, the target grows to {@link #MAX_SIMD_PIECE} for up to {@link #RAMP_END} chunks, so that
+ * a hot kernel's SIMD form is called often enough to be compiled), and it runs as up to {@link #PIECES} calls of the SIMD method, each of at
+ * least one index, or four for a row kernel's jammed path, where the share allows: HotSpot compiles a method
  * with C2 once it has been called, and looped, often enough, so where chunks are a few dozen indices
  * or more the JIT gets there in tens of calls rather than thousands, while each call stays within
- * about a quarter of its scalar time (wherever the SIMD form is at most {@link #MAX_RATIO} times
+ * about a quarter (later up to all) of its scalar time again (wherever the SIMD form is at most {@link #MAX_RATIO} times
  * slower; beyond that the share is sized as if it were). Once the SIMD form is
  * faster per index in {@link #STREAK} measured chunks in a row it runs every chunk, from then on;
  * if it is still not after {@link #MAX_TRIALS} measured chunks, the scalar form does. (Softmax over
@@ -57,7 +59,12 @@ final class SimdChoice {
   /** The most calls of the SIMD form a measured chunk makes, each on its own part of the SIMD piece. */
   static final int PIECES = 32;
 
-  /** The fewest indices of a call of the SIMD form, where the share has that many. */
+  /**
+   * The fewest indices of a call of the SIMD form, where the share has that many, for a launcher
+   * that does not say ({@link CpuExecutor#forEachChunkChoosing(String, int, int, CpuExecutor.ChunkBody,
+   * CpuExecutor.ChunkBody, int)} takes it from the generated launcher: 4 for a row kernel that runs
+   * rows four at a time, 1 otherwise).
+   */
   static final int PIECE_INDICES = 4;
 
   /** The ratio of SIMD to scalar time per index assumed before the first measurement. */
@@ -71,6 +78,36 @@ final class SimdChoice {
 
   /** The SIMD piece's target cost, as a fraction of the chunk's scalar time. */
   static final double SIMD_PIECE = 0.25;
+
+  /**
+   * The largest target the SIMD piece's cost grows to while the SIMD form is still far slower
+   * ({@link #WARMING_RATIO}): a kernel launched many times will be launched many more, and the JIT
+   * compiles the SIMD form sooner the more often it is called (an LSTM cell's at B=256, H=512 was
+   * adopted after about 450 launches at a quarter, in about 80 at up to the whole chunk's time).
+   */
+  static final double MAX_SIMD_PIECE = 1.0;
+
+  /** Measured chunks over which the target grows by another {@link #SIMD_PIECE}. */
+  static final int RAMP = 32;
+
+  /**
+   * Measured chunks after which the target is {@link #SIMD_PIECE} again whatever the ratio: a SIMD
+   * form the JIT has not compiled by then (too large for C2, say) costs a quarter more, not double.
+   */
+  static final int RAMP_END = 1024;
+
+  /**
+   * The ratio above which the SIMD form is taken to still run in the interpreter or C1's code (C2's
+   * is at most a few times slower than the scalar form where it is slower at all).
+   */
+  static final double WARMING_RATIO = 4;
+
+  /**
+   * The scalar time of a chunk below which its SIMD share stays at {@link #SIMD_PIECE}: a small
+   * kernel gains little from being compiled sooner, and pays the larger share on every launch until
+   * then (the sample's 60 training steps were 8% slower with it).
+   */
+  static final double RAMP_MIN_CHUNK_NANOS = 100_000;
 
   private static final ConcurrentLinkedQueue<SimdChoice> ALL = new ConcurrentLinkedQueue<>();
 
@@ -117,7 +154,7 @@ final class SimdChoice {
    * average (a small kernel, whose chunk is a few rows, is not slowed by half again each call).
    */
   synchronized int simdShare(int length) {
-    double want = length * SIMD_PIECE / Math.min(ratio, MAX_RATIO);
+    double want = length * target(length) / Math.min(ratio, MAX_RATIO);
     int most = length == 1 ? 1 : length - 1;
     if (want >= 1) {
       return (int) Math.min(most, Math.rint(want));
@@ -128,6 +165,21 @@ final class SimdChoice {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * The SIMD piece's target cost as a fraction of the chunk's scalar time: {@link #SIMD_PIECE},
+   * growing by as much every {@link #RAMP} measured chunks up to {@link #MAX_SIMD_PIECE} while the
+   * SIMD form is more than {@link #WARMING_RATIO} times slower, for the first {@link #RAMP_END},
+   * in chunks of {@code length} indices that take the scalar form at least {@link
+   * #RAMP_MIN_CHUNK_NANOS}.
+   */
+  private double target(int length) {
+    if (ratio <= WARMING_RATIO || trials >= RAMP_END
+        || !(scalarNanosPerIndex * length >= RAMP_MIN_CHUNK_NANOS)) {
+      return SIMD_PIECE;
+    }
+    return Math.min(MAX_SIMD_PIECE, SIMD_PIECE * (1 + trials / (double) RAMP));
   }
 
   /**
@@ -169,10 +221,11 @@ final class SimdChoice {
 
   /**
    * The chunk body of a measuring call: each chunk split between {@code simd} (its first {@link
-   * #simdShare} indices, in up to {@link #PIECES} calls) and {@code scalar} (the rest), both timed
-   * and recorded.
+   * #simdShare} indices, in up to {@link #PIECES} calls of at least {@code minimumPiece} indices
+   * each where the share has that many) and {@code scalar} (the rest), both timed and recorded.
    */
-  CpuExecutor.ChunkBody trial(CpuExecutor.ChunkBody simd, CpuExecutor.ChunkBody scalar) {
+  CpuExecutor.ChunkBody trial(CpuExecutor.ChunkBody simd, CpuExecutor.ChunkBody scalar, int minimumPiece) {
+    int fewest = Math.max(1, minimumPiece);
     return (chunk, lo, hi) -> {
       int length = hi - lo;
       if (length < 1) {
@@ -183,7 +236,7 @@ final class SimdChoice {
       long start = System.nanoTime();
       // in up to PIECES calls: HotSpot compiles a method with C2 after enough calls of it (and
       // iterations of its loops), so the JIT reaches the SIMD form's fast code sooner
-      int pieces = Math.max(1, Math.min(PIECES, (mid - lo) / PIECE_INDICES));
+      int pieces = Math.max(1, Math.min(PIECES, (mid - lo) / fewest));
       for (int p = 0; p < pieces; p++) {
         simd.run(chunk, lo + (int) ((long) (mid - lo) * p / pieces), lo + (int) ((long) (mid - lo) * (p + 1) / pieces));
       }

@@ -61,6 +61,67 @@ class SimdChoiceTest {
     assertEquals(10, simd);
   }
 
+  /** While the SIMD form is far slower (still warming) its share grows, to the whole chunk's time. */
+  @Test
+  void aFarSlowerSimdFormsShareGrowsWhileItWarmsThenFallsBack() {
+    SimdChoice c = new SimdChoice();
+    c.record(1, 1, 1, 1); // the first SIMD run is not a measure
+    long twentyTimes = 20 * SCALAR_NANOS_A_INDEX;
+    c.record(1, twentyTimes, 255, 255 * SCALAR_NANOS_A_INDEX); // 1 measured chunk, ratio 20
+    assertEquals(Math.round(2560 * SimdChoice.SIMD_PIECE * (1 + 1.0 / SimdChoice.RAMP) / 20), c.simdShare(2560));
+    for (int i = 1; i < 3 * SimdChoice.RAMP; i++) {
+      c.record(1, twentyTimes, 255, 255 * SCALAR_NANOS_A_INDEX);
+    }
+    // 96 measured chunks: 0.25 * (1 + 3) = the most, MAX_SIMD_PIECE
+    assertEquals(Math.round(2560 * SimdChoice.MAX_SIMD_PIECE / 20), c.simdShare(2560));
+    for (int i = 3 * SimdChoice.RAMP; i < SimdChoice.RAMP_END; i++) {
+      c.record(1, twentyTimes, 255, 255 * SCALAR_NANOS_A_INDEX);
+    }
+    // not compiled after RAMP_END chunks: a quarter again
+    assertEquals(Math.round(2560 * SimdChoice.SIMD_PIECE / 20), c.simdShare(2560));
+  }
+
+  /** A chunk of a small kernel (under RAMP_MIN_CHUNK_NANOS of scalar time) keeps a quarter. */
+  @Test
+  void aSmallKernelsShareDoesNotGrow() {
+    SimdChoice c = new SimdChoice();
+    c.record(1, 1, 1, 1);
+    for (int i = 0; i < 3 * SimdChoice.RAMP; i++) {
+      c.record(1, 20 * SCALAR_NANOS_A_INDEX, 255, 255 * SCALAR_NANOS_A_INDEX); // ratio 20
+    }
+    int small = (int) (SimdChoice.RAMP_MIN_CHUNK_NANOS / SCALAR_NANOS_A_INDEX / 2); // half of it
+    int simd = 0;
+    for (int call = 0; call < 1000; call++) {
+      simd += c.simdShare(small);
+    }
+    assertEquals(1000 * small * SimdChoice.SIMD_PIECE / 20, simd, 1.0);
+  }
+
+  /** A SIMD form within WARMING_RATIO of the scalar one (compiled, not faster yet) keeps a quarter. */
+  @Test
+  void aCloseSimdFormKeepsAQuarter() {
+    SimdChoice c = new SimdChoice();
+    c.record(1, 1, 1, 1);
+    for (int i = 0; i < 3 * SimdChoice.RAMP; i++) {
+      c.record(4, 4 * 2 * SCALAR_NANOS_A_INDEX, 4, 4 * SCALAR_NANOS_A_INDEX); // twice as slow
+    }
+    assertEquals(Math.round(1000 * SimdChoice.SIMD_PIECE / 2), c.simdShare(1000));
+  }
+
+  /** A kernel whose SIMD form may take one index a call is called once an index of its share. */
+  @Test
+  void theSimdPieceIsCalledOnceAnIndexWhereOneIsEnough() {
+    for (int minimum : new int[] {1, 4}) {
+      java.util.List<Integer> calls = new java.util.ArrayList<>();
+      CpuExecutor.ChunkBody simd = (chunk, lo, hi) -> calls.add(hi - lo);
+      CpuExecutor.ChunkBody scalar = (chunk, lo, hi) -> { };
+      SimdChoice c = new SimdChoice();
+      c.trial(simd, scalar, minimum).run(0, 0, 1024); // 1024 * 0.25 / 32 = 8 indices
+      assertEquals(minimum == 1 ? 8 : 2, calls.size(), "minimum " + minimum + ": " + calls);
+      assertEquals(8, calls.stream().mapToInt(Integer::intValue).sum());
+    }
+  }
+
   @Test
   void theFirstSimdRunIsNotCompared() {
     SimdChoice c = new SimdChoice();

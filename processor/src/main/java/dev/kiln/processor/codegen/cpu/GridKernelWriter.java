@@ -147,11 +147,15 @@ final class GridKernelWriter {
       // exception is the plain method's, at the same index (a vector load reports its first lane)
       String scalar = names.fresh("scalar");
       m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, scalar, chunk, lo, hi, chunkBody);
-      m.beginControlFlow("if ($T.ENABLED)", SIMD)
-          .addStatement("$T.$L($S, $N, $N, $L, $N)", CPU_EXECUTOR, simdReordersSums ? "forEachChunk" : "forEachChunkChoosing",
-              where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi), scalar)
-          .addStatement("return")
-          .endControlFlow();
+      m.beginControlFlow("if ($T.ENABLED)", SIMD);
+      if (simdReordersSums) {
+        m.addStatement("$T.forEachChunk($S, $N, $N, $L, $N)", CPU_EXECUTOR, where, outerExtent, chunks,
+            simdChunk(op, simd, chunk, lo, hi), scalar);
+      } else {
+        m.addStatement("$T.forEachChunkChoosing($S, $N, $N, $L, $N, $L)", CPU_EXECUTOR, where, outerExtent, chunks,
+            simdChunk(op, simd, chunk, lo, hi), scalar, SimdKernelWriter.minimumPiece(op));
+      }
+      m.addStatement("return").endControlFlow();
       m.addStatement("$T.forEachChunk($S, $N, $N, $N)", CPU_EXECUTOR, where, outerExtent, chunks, scalar);
       return m.build();
     }

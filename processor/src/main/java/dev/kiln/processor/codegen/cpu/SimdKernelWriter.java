@@ -71,6 +71,15 @@ final class SimdKernelWriter {
   }
 
   /**
+   * The fewest outer indices worth a call of {@code source}'s SIMD form while its launcher measures
+   * it ({@code CpuExecutor.forEachChunkChoosing}): {@link RowJam#ROWS} for a row kernel that runs
+   * rows four at a time (a shorter call would never run, so never warm, that path), else 1.
+   */
+  static int minimumPiece(OperatorIr.Grid source) {
+    return RowJam.jam(CallStash.applyAll(source).op()) != null ? RowJam.ROWS : 1;
+  }
+
+  /**
    * Each worker as the scalar kernel runs it, through {@link BodyEmitter}, with {@link SimdLoops};
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
    */

@@ -72,7 +72,7 @@ class SimdGenerationTest {
         + "      }\n"
         + "    };\n"
         + "    if (Simd.ENABLED) {\n"
-        + "      CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar);\n"
+        + "      CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar, 1);\n"
         + "      return;\n"
         + "    }\n"
         + "    CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, scalar);");
@@ -120,6 +120,9 @@ class SimdGenerationTest {
     assertThat(listing).doesNotContain("sums reordered");
     String kernels = c.generatedSourceFile("demo.RowsKernels").orElseThrow().getCharContent(true).toString();
     assertThat(kernels).containsMatch("CpuExecutor.forEachChunkChoosing\\(\"Rows.rowScaleGrad");
+    // a row kernel whose SIMD form runs rows four at a time is measured in calls of four rows or more,
+    // so that the JIT warms the jammed path; the elementwise one in calls of one
+    assertThat(kernels).containsMatch("forEachChunkChoosing\\(\"Rows.rowScaleGrad[^;]*, scalar, 4\\);");
   }
 
   @Test
