@@ -94,7 +94,7 @@ final class HeapArrayGemm {
     try (InputStream in = HeapArrayGemm.class.getResourceAsStream(resource)) {
       if (in == null) {
         return staged("the jar has no JNI shim (" + resource.substring(1)
-            + "; it is built where the build machine has a C compiler)");
+            + ", built only where the build machine has a C compiler)");
       }
       Path file = Files.createTempFile("kiln-blas-", ".so");
       file.toFile().deleteOnExit();

@@ -54,7 +54,7 @@ final class OpenBlasGemm {
           0f, new FloatPointer(one).position(2), 1);
     }
     int before = openblas_nolapack.blas_get_num_threads();
-    String arrays = HeapArrayGemm.load(OpenBlasGemm::address).description();
+    String arrays = HeapArrayGemm.load(OpenBlasGemm::address).description() + library();
     if (onKilnPool) {
       openblas_nolapack.blas_set_num_threads(1);
       return "openblas (" + CpuExecutor.threads() + " threads, Kiln's pool; " + arrays + ")";
@@ -65,6 +65,16 @@ final class OpenBlasGemm {
     }
     int threads = openblas_nolapack.blas_get_num_threads();
     return "openblas (" + (threads > 0 ? threads : before) + " threads; " + arrays + ")";
+  }
+
+  /**
+   * JavaCPP's presets load another BLAS behind OpenBLAS's API when {@code
+   * -Dorg.bytedeco.openblas.load} names one (Intel MKL: {@code mkl_rt}, with {@code
+   * org.bytedeco:mkl} and its natives on the class path): then "; through mkl_rt", else nothing.
+   */
+  private static String library() {
+    String library = System.getProperty("org.bytedeco.openblas.load");
+    return library == null || library.isBlank() ? "" : "; through " + library.trim();
   }
 
   /** The address of one of OpenBLAS's exported routines, 0 when it is not found. */
