@@ -75,8 +75,10 @@ enum BlasBackend {
         c = choice;
         if (c == null) {
           // a lambda, not OpenBlasGemm::load: the class must first be resolved inside the try
-          c = choose(System.getProperty(PROPERTY), System.getProperty(THREADING_PROPERTY),
-              onKilnPool -> OpenBlasGemm.load(onKilnPool));
+          String arrays = HeapArrayGemm.refusal(System.getProperty(HeapArrayGemm.PROPERTY));
+          c = arrays != null ? new Choice(null, null, new KilnException(arrays))
+              : choose(System.getProperty(PROPERTY), System.getProperty(THREADING_PROPERTY),
+                  onKilnPool -> OpenBlasGemm.load(onKilnPool));
           choice = c;
         }
       }

@@ -77,14 +77,20 @@ final class HeapArrayGemm {
     return state.direct();
   }
 
-  static State decide(String property, ToLongFunction<String> lookup) {
+  /** Why {@code -Dkiln.blas.arrays} has a value it does not take ({@code property}), or null. */
+  static String refusal(String property) {
     String wanted = property == null ? "" : property.trim().toLowerCase(Locale.ROOT);
-    if (wanted.equals("staged")) {
-      return staged("-D" + PROPERTY + "=staged");
+    return wanted.isEmpty() || wanted.equals("direct") || wanted.equals("staged") ? null
+        : "-D" + PROPERTY + "=" + property + " is not a way to pass arrays; use direct or staged";
+  }
+
+  static State decide(String property, ToLongFunction<String> lookup) {
+    String refusal = refusal(property);
+    if (refusal != null) {
+      throw new IllegalArgumentException(refusal);
     }
-    if (!wanted.isEmpty() && !wanted.equals("direct")) {
-      throw new IllegalArgumentException(
-          "-D" + PROPERTY + "=" + property + " is not a way to pass arrays; use direct or staged");
+    if (property != null && property.trim().equalsIgnoreCase("staged")) {
+      return staged("-D" + PROPERTY + "=staged");
     }
     String resource = resource();
     if (resource == null) {

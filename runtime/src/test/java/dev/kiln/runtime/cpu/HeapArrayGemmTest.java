@@ -82,6 +82,11 @@ class HeapArrayGemmTest {
         () -> HeapArrayGemm.decide("pinned", symbol -> 1));
     assertEquals("-Dkiln.blas.arrays=pinned is not a way to pass arrays; use direct or staged",
         e.getMessage());
+    // the backend refuses every product with that message (BlasBackend.choice), as for -Dkiln.blas
+    assertEquals(e.getMessage(), HeapArrayGemm.refusal("pinned"));
+    assertEquals(null, HeapArrayGemm.refusal(null));
+    assertEquals(null, HeapArrayGemm.refusal(" Staged "));
+    assertEquals(null, HeapArrayGemm.refusal("direct"));
   }
 
   private static float[] floats(Random random, int length) {
