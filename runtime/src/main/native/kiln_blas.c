@@ -13,8 +13,8 @@
  * only runs the product, single-threaded or on OpenBLAS's own pthreads.
  *
  * Status: 0 the product ran; 1 the JVM handed a copy of an array instead of the array (HotSpot
- * never does), so nothing was written and Java must not use this path; 2 a region could not be
- * entered (an OutOfMemoryError is pending).
+ * does not, except under -Xcheck:jni), so nothing was written and Java must not use this path;
+ * 2 a region could not be entered (an OutOfMemoryError is pending). Nothing is written unless 0.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

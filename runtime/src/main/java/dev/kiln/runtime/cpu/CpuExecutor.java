@@ -153,7 +153,8 @@ public final class CpuExecutor {
   /**
    * As {@link #forEachChunkChoosing(String, int, int, ChunkBody, ChunkBody)}, where a call of the
    * SIMD form while it is measured takes at least {@code minimumPiece} indices where the share
-   * allows (1 for most kernels; 4 for a row kernel whose SIMD form runs rows four at a time).
+   * allows (1 where an index is a row; 4 for a row kernel whose SIMD form runs rows four at a time;
+   * 64 where the indices are the SIMD form's lanes, so that a call reaches its vector loop).
    */
   public static void forEachChunkChoosing(String kernel, int n, int chunks, ChunkBody simd, ChunkBody scalar,
       int minimumPiece) {

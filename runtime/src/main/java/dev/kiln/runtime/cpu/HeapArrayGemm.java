@@ -18,13 +18,17 @@ import java.util.function.ToLongFunction;
  * 4.9 against 3.4).
  *
  * <p>Not used (and {@link OpenBlasGemm} stages, as before) when the shim is not in the jar, does
- * not load, when the JVM would hand the critical region a copy of the array (HotSpot never does;
- * a copy of C written back by one thread would overwrite rows another thread multiplies), or with
+ * not load, when the JVM would hand the critical region a copy of the array (HotSpot does not,
+ * except under {@code -Xcheck:jni}; a copy of C written back by one thread would overwrite rows
+ * another thread multiplies; a probe at load time finds out), or with
  * {@code -Dkiln.blas.arrays=staged}. {@link #state()} says which and why.
  *
  * <p>While a product runs in a critical region, the JVM holds garbage collection back (a thread
  * that needs a collection waits for the product to end): a product of milliseconds, in a kernel
- * launch that allocates nothing, is what this is for.
+ * launch that allocates nothing, is what this is for. On JDK 17-21 a thread that allocates heavily
+ * meanwhile may even fail with {@code OutOfMemoryError: Retried waiting for GCLocker too often}
+ * (JDK-8192647, fixed in JDK 22); a program that allocates hard on other threads while products
+ * run can use {@code -Dkiln.blas.arrays=staged}.
  */
 final class HeapArrayGemm {
   /** {@code staged} forces OpenBLAS's operands through off-heap memory; {@code direct} (default) uses the shim when it loads. */
@@ -103,17 +107,26 @@ final class HeapArrayGemm {
             + ", built only where the build machine has a C compiler)");
       }
       Path file = Files.createTempFile("kiln-blas-", ".so");
-      file.toFile().deleteOnExit();
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      System.load(file.toAbsolutePath().toString());
+      try {
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        System.load(file.toAbsolutePath().toString());
+      } finally {
+        Files.deleteIfExists(file); // a loaded library needs no file on Linux: none is left behind
+      }
     } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
       return staged("the JNI shim did not load: " + e);
     }
-    if (copiesArrays(new float[16])) {
-      return staged("this JVM copies arrays in JNI critical regions");
+    long sgemm;
+    long dgemm;
+    try {
+      if (copiesArrays(new float[16])) {
+        return staged("this JVM copies arrays in JNI critical regions");
+      }
+      sgemm = lookup.applyAsLong("cblas_sgemm");
+      dgemm = lookup.applyAsLong("cblas_dgemm");
+    } catch (UnsatisfiedLinkError e) { // a shim from another build, without these functions
+      return staged("the JNI shim does not match this runtime: " + e);
     }
-    long sgemm = lookup.applyAsLong("cblas_sgemm");
-    long dgemm = lookup.applyAsLong("cblas_dgemm");
     if (sgemm == 0 || dgemm == 0) {
       return staged("OpenBLAS's cblas_sgemm or cblas_dgemm was not found in " + OPENBLAS_LIBRARIES);
     }
@@ -156,13 +169,19 @@ final class HeapArrayGemm {
   }
 
   private static void check(int status) {
+    // Status 2 with an exception pending never gets here: the exception is thrown as the native
+    // method returns. Any other status means nothing was written: never return as if C were done.
     if (status == 1) {
       // Unreachable on a JVM that passed the probe in load(); refuse rather than risk the rows.
       throw new IllegalStateException("Gemm: the JVM handed a copy of an array to a JNI critical"
           + " region, so OpenBLAS could not multiply in place and nothing was written; run with -D"
           + PROPERTY + "=staged");
     }
-    // status 2: an OutOfMemoryError is pending and is thrown as the native method returns.
+    if (status != 0) {
+      throw new IllegalStateException("Gemm: the JVM could not enter a JNI critical region on an"
+          + " operand (status " + status + "), so nothing was written; run with -D" + PROPERTY
+          + "=staged");
+    }
   }
 
   private static native int sgemmInPlace(long fn, boolean transA, boolean transB, int m, int n, int k,

@@ -148,7 +148,7 @@ final class SimdChoice {
 
   /**
    * How many of a chunk's {@code length} outer indices the SIMD form takes in this call: about
-   * {@link #SIMD_PIECE} of the chunk's scalar time at the last measured ratio, at most all but one
+   * {@link #target} of the chunk's scalar time at the last measured ratio, at most all but one
    * (all of a chunk of one index). Where one index would cost more than that, the SIMD form takes
    * one index in some calls and none in the others, as often as keeps its cost at that fraction on
    * average (a small kernel, whose chunk is a few rows, is not slowed by half again each call).

@@ -71,11 +71,22 @@ final class SimdKernelWriter {
   }
 
   /**
+   * The fewest outer indices of a call of a 1-D kernel's lanes form while it is measured: four
+   * vectors of the widest species (16 floats), so that a call runs the vector loop, not only the
+   * scalar tail after it.
+   */
+  static final int LANES_PIECE = 64;
+
+  /**
    * The fewest outer indices worth a call of {@code source}'s SIMD form while its launcher measures
-   * it ({@code CpuExecutor.forEachChunkChoosing}): {@link RowJam#ROWS} for a row kernel that runs
-   * rows four at a time (a shorter call would never run, so never warm, that path), else 1.
+   * it ({@code CpuExecutor.forEachChunkChoosing}): {@link #LANES_PIECE} where its lanes are the outer
+   * index itself (a 1-D grid), {@link RowJam#ROWS} for a row kernel that runs rows four at a time (a
+   * shorter call would never run, so never warm, either path), else 1 (an outer index is a row).
    */
   static int minimumPiece(OperatorIr.Grid source) {
+    if (source.grid().size() == 1 && SimdPlan.judge(source, false).lanes()) {
+      return LANES_PIECE;
+    }
     return RowJam.jam(CallStash.applyAll(source).op()) != null ? RowJam.ROWS : 1;
   }
 

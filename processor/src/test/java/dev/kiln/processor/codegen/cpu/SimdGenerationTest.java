@@ -72,7 +72,7 @@ class SimdGenerationTest {
         + "      }\n"
         + "    };\n"
         + "    if (Simd.ENABLED) {\n"
-        + "      CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar, 1);\n"
+        + "      CpuExecutor.forEachChunkChoosing(\"Ops.scale (Ops.java:4)\", N, chunks, (chunk, lo, hi) -> OpsSimdKernels.scale(lo, hi, N, x, s, y), scalar, 64);\n"
         + "      return;\n"
         + "    }\n"
         + "    CpuExecutor.forEachChunk(\"Ops.scale (Ops.java:4)\", N, chunks, scalar);");
