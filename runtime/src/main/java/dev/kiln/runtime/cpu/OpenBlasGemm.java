@@ -121,13 +121,9 @@ final class OpenBlasGemm {
     HeapArrayGemm.State direct = HeapArrayGemm.state();
     if (direct.direct()) {
       long fn = direct.sgemm();
-      CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
-        boolean rows = split.byRows;
-        HeapArrayGemm.sgemm(fn, transA, transB, rows ? hi - lo : m, rows ? n : hi - lo, k,
-            a, aOffset + (int) split.aOffset(transA, lo, lda), lda,
-            b, bOffset + (int) split.bOffset(transB, lo, ldb), ldb, beta,
-            c, cOffset + (int) split.cOffset(lo, ldc), ldc);
-      });
+      split.forEachBlock(m, n, transA, transB, lda, ldb, ldc, (rows, cols, ao, bo, co) ->
+          HeapArrayGemm.sgemm(fn, transA, transB, rows, cols, k, a, aOffset + (int) ao, lda,
+              b, bOffset + (int) bo, ldb, beta, c, cOffset + (int) co, ldc));
       return;
     }
     OffHeapStaging staging = STAGING.get();
@@ -143,14 +139,9 @@ final class OpenBlasGemm {
     if (beta != 0) {
       copyIn(c, cOffset, ldc, m, n, staging.floatBuffer(2));
     }
-    CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
-      boolean rows = split.byRows;
-      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
-          rows ? hi - lo : m, rows ? n : hi - lo, k, 1f,
-          at(pa, split.aOffset(transA, lo, colsA)), colsA,
-          at(pb, split.bOffset(transB, lo, colsB)), colsB, beta,
-          at(pc, split.cOffset(lo, n)), n);
-    });
+    split.forEachBlock(m, n, transA, transB, colsA, colsB, n, (rows, cols, ao, bo, co) ->
+        openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
+            rows, cols, k, 1f, at(pa, ao), colsA, at(pb, bo), colsB, beta, at(pc, co), n));
     copyOut(staging.floatBuffer(2), m, n, c, cOffset, ldc);
   }
 
@@ -162,13 +153,9 @@ final class OpenBlasGemm {
     HeapArrayGemm.State direct = HeapArrayGemm.state();
     if (direct.direct()) {
       long fn = direct.dgemm();
-      CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
-        boolean rows = split.byRows;
-        HeapArrayGemm.dgemm(fn, transA, transB, rows ? hi - lo : m, rows ? n : hi - lo, k,
-            a, aOffset + (int) split.aOffset(transA, lo, lda), lda,
-            b, bOffset + (int) split.bOffset(transB, lo, ldb), ldb, beta,
-            c, cOffset + (int) split.cOffset(lo, ldc), ldc);
-      });
+      split.forEachBlock(m, n, transA, transB, lda, ldb, ldc, (rows, cols, ao, bo, co) ->
+          HeapArrayGemm.dgemm(fn, transA, transB, rows, cols, k, a, aOffset + (int) ao, lda,
+              b, bOffset + (int) bo, ldb, beta, c, cOffset + (int) co, ldc));
       return;
     }
     OffHeapStaging staging = STAGING.get();
@@ -184,14 +171,9 @@ final class OpenBlasGemm {
     if (beta != 0) {
       copyIn(c, cOffset, ldc, m, n, staging.doubleBuffer(2));
     }
-    CpuExecutor.forEachChunk(split.extent(m, n), split.parts, (part, lo, hi) -> {
-      boolean rows = split.byRows;
-      openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
-          rows ? hi - lo : m, rows ? n : hi - lo, k, 1d,
-          at(pa, split.aOffset(transA, lo, colsA)), colsA,
-          at(pb, split.bOffset(transB, lo, colsB)), colsB, beta,
-          at(pc, split.cOffset(lo, n)), n);
-    });
+    split.forEachBlock(m, n, transA, transB, colsA, colsB, n, (rows, cols, ao, bo, co) ->
+        openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, op(transA), op(transB),
+            rows, cols, k, 1d, at(pa, ao), colsA, at(pb, bo), colsB, beta, at(pc, co), n));
     copyOut(staging.doubleBuffer(2), m, n, c, cOffset, ldc);
   }
 
@@ -212,6 +194,11 @@ final class OpenBlasGemm {
    * when C is wider than tall), a single part on OpenBLAS's own threads. Offsets are from each
    * matrix's first element, for the leading dimension given (the packed row length when staged).
    */
+  /** One block of a product: C's rows and columns in it, and its offsets into A, B and C. */
+  private interface Block {
+    void multiply(int rows, int cols, long aOffset, long bOffset, long cOffset);
+  }
+
   private record Split(int parts, boolean byRows) {
     static Split of(boolean onKilnPool, int m, int n, int k) {
       boolean byRows = m >= n;
@@ -223,8 +210,16 @@ final class OpenBlasGemm {
       return new Split(Math.min(CpuExecutor.threads(), CpuExecutor.chunks(extent, work)), byRows);
     }
 
-    int extent(int m, int n) {
-      return byRows ? m : n;
+    /**
+     * Multiplies the product's blocks on Kiln's pool (one block on OpenBLAS's own threads): {@code
+     * block} gets each block's rows and columns of C and its offsets into A, B and C for matrices
+     * stored with these leading dimensions.
+     */
+    void forEachBlock(int m, int n, boolean transA, boolean transB, int lda, int ldb, int ldc,
+        Block block) {
+      CpuExecutor.forEachChunk(byRows ? m : n, parts, (part, lo, hi) -> block.multiply(
+          byRows ? hi - lo : m, byRows ? n : hi - lo, aOffset(transA, lo, lda),
+          bOffset(transB, lo, ldb), cOffset(lo, ldc)));
     }
 
     long aOffset(boolean transA, int lo, int lda) {
