@@ -43,7 +43,7 @@ fi
 out=$classes/dev/kiln/runtime/cpu/native/$platform
 mkdir -p "$out"
 if "$cc" -O2 -std=c99 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
-    -I"$include" -I"$include/linux" "$here/kiln_blas.c" -ldl -o "$out/libkilnblas.so"; then
+    -I"$include" -I"$include/linux" -pthread "$here/kiln_blas.c" -ldl -o "$out/libkilnblas.so"; then
   echo "kiln-runtime: built the JNI GEMM shim with $cc: $out/libkilnblas.so"
 else
   rm -f "$out/libkilnblas.so"

@@ -10,7 +10,8 @@
  * (GemmChecks).
  *
  * Inside a critical region the thread calls no JNI function and waits for no Java thread: it
- * only runs the product, single-threaded or on OpenBLAS's own pthreads.
+ * only runs the product, single-threaded, on OpenBLAS's own pthreads, or divided by OpenBLAS among
+ * the caller and the shim's native workers (shareThreads below), none of them Java threads.
  *
  * Status: 0 the product ran; 1 the JVM handed a copy of an array instead of the array (HotSpot
  * does not, except under -Xcheck:jni), so nothing was written and Java must not use this path;
@@ -19,7 +20,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <jni.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
 
@@ -134,4 +137,156 @@ JNIEXPORT jlong JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_lookup(
   (*env)->ReleaseStringUTFChars(env, symbol, sym);
   (*env)->ReleaseStringUTFChars(env, library, lib);
   return (jlong)(intptr_t)address;
+}
+
+/*
+ * OpenBLAS's threads callback (openblas_set_threads_callback_function, OpenBLAS 0.3.28 on): where
+ * OpenBLAS would hand the jobs of a divided product to its own pthreads, it calls
+ * run_jobs(sync, dojob, numjobs, size, jobs, data), which must run dojob(i, jobs + i*size, data)
+ * for every i, all at once (a level-3 job waits for the others' packed panels: run one after
+ * another they would never finish), and return when all are done.
+ *
+ * Here job 0 runs on the caller and job i on native worker i-1. Between products the workers
+ * sleep on a condition variable: they do not spin, as OpenBLAS's own pthreads do for a while
+ * after each product, taking the cores from the Kiln kernels that follow. Products run one at a
+ * time (OpenBLAS's jobs of two products would share its per-job buffers). A product divided into
+ * more jobs than there are workers (not expected: OpenBLAS is told workers + 1 threads) gets a
+ * pthread of its own for each job beyond them.
+ */
+typedef void (*dojob_fn)(int, void *, int);
+typedef void (*threads_callback_fn)(int, dojob_fn, int, size_t, void *, int);
+typedef void (*set_callback_fn)(threads_callback_fn);
+
+typedef struct {
+  pthread_t thread;
+  dojob_fn dojob;  /* the job to run, NULL while idle */
+  int number;
+  void *job;
+  int data;
+} worker_t;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;  /* workers' slots, done */
+static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t work_done = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t product_lock = PTHREAD_MUTEX_INITIALIZER;  /* one product at a time */
+static worker_t *workers;
+static int worker_count;
+static int done;  /* jobs finished of the product in flight */
+
+static void *work(void *arg) {
+  worker_t *self = (worker_t *)arg;
+  pthread_mutex_lock(&pool_lock);
+  for (;;) {
+    while (self->dojob == NULL) {
+      pthread_cond_wait(&work_ready, &pool_lock);
+    }
+    dojob_fn dojob = self->dojob;
+    int number = self->number;
+    void *job = self->job;
+    int data = self->data;
+    pthread_mutex_unlock(&pool_lock);
+    dojob(number, job, data);
+    pthread_mutex_lock(&pool_lock);
+    self->dojob = NULL;
+    done++;
+    pthread_cond_signal(&work_done);
+  }
+  return NULL;
+}
+
+typedef struct {
+  dojob_fn dojob;
+  int number;
+  void *job;
+  int data;
+} extra_t;
+
+static void *run_extra(void *arg) {
+  extra_t *e = (extra_t *)arg;
+  e->dojob(e->number, e->job, e->data);
+  return NULL;
+}
+
+static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *jobs, int data) {
+  if (numjobs <= 0) {
+    return;
+  }
+  if (numjobs == 1) {
+    dojob(0, jobs, data);
+    return;
+  }
+  pthread_mutex_lock(&product_lock);
+  int pooled = numjobs - 1 < worker_count ? numjobs - 1 : worker_count;
+  int extras = numjobs - 1 - pooled;
+  extra_t *extra = extras > 0 ? calloc((size_t)extras, sizeof(extra_t)) : NULL;
+  pthread_t *extra_threads = extras > 0 ? calloc((size_t)extras, sizeof(pthread_t)) : NULL;
+  pthread_mutex_lock(&pool_lock);
+  done = 0;
+  for (int i = 0; i < pooled; i++) {
+    workers[i].number = i + 1;
+    workers[i].job = (char *)jobs + (size_t)(i + 1) * size;
+    workers[i].data = data;
+    workers[i].dojob = dojob;
+  }
+  pthread_cond_broadcast(&work_ready);
+  pthread_mutex_unlock(&pool_lock);
+  int started = 0;
+  for (int i = 0; i < extras && extra != NULL && extra_threads != NULL; i++) {
+    extra[i] = (extra_t){dojob, pooled + 1 + i, (char *)jobs + (size_t)(pooled + 1 + i) * size, data};
+    if (pthread_create(&extra_threads[i], NULL, run_extra, &extra[i]) != 0) {
+      break;
+    }
+    started++;
+  }
+  if (started < extras) {
+    /* Cannot happen while the workers match OpenBLAS's thread count; a job left unrun would hang
+     * the others, so stop here loudly rather than wait forever or write half a product. */
+    abort();
+  }
+  dojob(0, jobs, data);
+  for (int i = 0; i < started; i++) {
+    pthread_join(extra_threads[i], NULL);
+  }
+  pthread_mutex_lock(&pool_lock);
+  while (done < pooled) {
+    pthread_cond_wait(&work_done, &pool_lock);
+  }
+  pthread_mutex_unlock(&pool_lock);
+  free(extra);
+  free(extra_threads);
+  pthread_mutex_unlock(&product_lock);
+}
+
+/*
+ * Starts `count` native workers (once: a second call changes nothing) and hands OpenBLAS the
+ * callback through its openblas_set_threads_callback_function at `set_callback`. 0: done; 1: no
+ * such function (an OpenBLAS before 0.3.28); 2: the workers could not be started (then OpenBLAS
+ * keeps its own threads and nothing is registered).
+ */
+JNIEXPORT jint JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_shareThreads(
+    JNIEnv *env, jclass cls, jlong set_callback, jint count) {
+  if (set_callback == 0) {
+    return 1;
+  }
+  pthread_mutex_lock(&product_lock);
+  if (workers == NULL && count > 0) {
+    worker_t *made = calloc((size_t)count, sizeof(worker_t));
+    if (made == NULL) {
+      pthread_mutex_unlock(&product_lock);
+      return 2;
+    }
+    for (int i = 0; i < count; i++) {
+      if (pthread_create(&made[i].thread, NULL, work, &made[i]) != 0) {
+        /* the ones started sleep forever on a slot nobody fills: harmless, and never freed */
+        pthread_mutex_unlock(&product_lock);
+        return 2;
+      }
+      pthread_detach(made[i].thread);
+    }
+    workers = made;
+    worker_count = count;
+  }
+  ((set_callback_fn)(intptr_t)set_callback)(run_jobs);
+  pthread_mutex_unlock(&product_lock);
+  return 0;
 }

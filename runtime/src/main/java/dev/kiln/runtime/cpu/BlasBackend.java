@@ -14,34 +14,58 @@ import java.util.function.Supplier;
  * when it cannot load, the Java kernels run after one warning that names the reason and the fix:
  * a slow fallback is never silent.
  *
- * <p>{@code -Dkiln.blas.threading} says whose threads run an OpenBLAS product: {@code kiln} (the
- * default: OpenBLAS single-threaded, the product cut into blocks of rows or columns that {@link
- * CpuExecutor}'s tasks multiply at once) or {@code openblas} (OpenBLAS's own pool, all processors
- * or {@code -Dkiln.blas.threads}). Why Kiln's pool, measured on the 2-core machine: a product
- * alone runs about as fast either way (float, best of runs, GFLOP/s at 512x1024x1024, 2048^3,
- * 256x2048x768: 218, 235, 200 on Kiln's pool against 220, 241, 211 on OpenBLAS's), but OpenBLAS's
- * idle workers keep spinning after each product, so Kiln kernels run just after it lose part of
- * the machine (a Java product took 26 ms right after OpenBLAS on its own threads against 17-19
- * ms right after OpenBLAS on Kiln's pool), and after a pause its sleeping workers wake slowly (a
- * 4.8 ms product took 9 ms after 300 ms idle, 5.6 ms on Kiln's pool). One pool, never both.
+ * <p>{@code -Dkiln.blas.threading} says whose threads run an OpenBLAS product: {@code shared}
+ * (the default: OpenBLAS divides each product among as many jobs as {@link CpuExecutor} has
+ * threads, run by the calling thread and native workers of Kiln's JNI shim, which sleep between
+ * products; through OpenBLAS's threads callback, {@link HeapArrayGemm#shareThreads}), {@code kiln}
+ * (OpenBLAS single-threaded, the product cut into blocks of rows or columns that {@link
+ * CpuExecutor}'s tasks multiply at once; what {@code shared} falls back to, saying why, where the
+ * shim or the callback is missing) or {@code openblas} (OpenBLAS's own pool, all processors or
+ * {@code -Dkiln.blas.threads}).
+ *
+ * <p>Why {@code shared}, measured on the 2-core machine (2026-11-28): OpenBLAS divides a square
+ * product better than blocks do (it packs each panel of B once for all its jobs, where each block
+ * packs its own): 512x1024x1024 took 7.1, 7.1 and 6.5 ms (medians of 60 calls, three alternating
+ * runs) against 9.1, 8.2 and 7.5 on Kiln's blocks; with a short inner size (256x2048x256 to
+ * 768x2048x256) about the same. OpenBLAS's own idle workers, though, keep spinning after each
+ * product, so Kiln kernels run just after it lose part of the machine (a two-thread pass over 16 MB
+ * right after a product: 4.0-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's, which
+ * sleep). One set of threads busy at a time: products run on the launcher's thread while Kiln's
+ * pool waits for them.
  */
 enum BlasBackend {
   JAVA,
-  /** OpenBLAS on its own threads ({@code -Dkiln.blas.threading=openblas}). */
+  /**
+   * One OpenBLAS call a product, which OpenBLAS divides among its threads: the shim's sleeping
+   * workers ({@code shared}) or its own ({@code -Dkiln.blas.threading=openblas}).
+   */
   OPENBLAS,
-  /** OpenBLAS single-threaded, one call per {@link CpuExecutor} task (the default). */
+  /** OpenBLAS single-threaded, one call per {@link CpuExecutor} task ({@code kiln}, or where {@code shared} cannot be). */
   OPENBLAS_ON_KILN_POOL;
 
   /** The system property that forces a backend. */
   static final String PROPERTY = "kiln.blas";
 
-  /** The system property that says whose threads run OpenBLAS: kiln (default) or openblas. */
+  /** The system property that says whose threads run OpenBLAS: shared (default), kiln or openblas. */
   static final String THREADING_PROPERTY = "kiln.blas.threading";
 
   private static final System.Logger LOG = System.getLogger(Gemm.class.getName());
 
   /** What was chosen: a backend with its description, or the failure of a forced OpenBLAS. */
   record Choice(BlasBackend backend, String description, KilnException failure) {}
+
+  /** The values of {@code -Dkiln.blas.threading}. */
+  enum Threading {
+    /** OpenBLAS divides each product among the caller and the shim's sleeping workers. */
+    SHARED,
+    /** Blocks of each product on Kiln's pool, OpenBLAS single-threaded in each. */
+    KILN,
+    /** OpenBLAS's own pool. */
+    OPENBLAS
+  }
+
+  /** What loading OpenBLAS did: its description, and whether products are cut into blocks on Kiln's pool. */
+  record Loaded(String description, boolean onKilnPool) {}
 
   private static volatile Choice choice;
 
@@ -60,8 +84,9 @@ enum BlasBackend {
   }
 
   /**
-   * "openblas (N threads, Kiln's pool)", "openblas (N threads)" or "java (reason)"; chooses the
-   * backend if none was chosen yet.
+   * "openblas (N threads, shared: ...; ...)", "openblas (N threads, Kiln's pool...; ...)",
+   * "openblas (N threads, OpenBLAS's own; ...)" or "java (reason)"; chooses the backend if none was
+   * chosen yet.
    */
   static String description() {
     chosen();
@@ -78,7 +103,7 @@ enum BlasBackend {
           String arrays = HeapArrayGemm.refusal(System.getProperty(HeapArrayGemm.PROPERTY));
           c = arrays != null ? new Choice(null, null, new KilnException(arrays))
               : choose(System.getProperty(PROPERTY), System.getProperty(THREADING_PROPERTY),
-                  onKilnPool -> OpenBlasGemm.load(onKilnPool));
+                  threading -> OpenBlasGemm.load(threading));
           choice = c;
         }
       }
@@ -88,37 +113,51 @@ enum BlasBackend {
 
   /**
    * The choice for the properties' values (null when not set), loading OpenBLAS with {@code load}
-   * (given whether it runs on Kiln's pool; it returns the description).
+   * (given whose threads run its products; it says what it did).
    */
-  static Choice choose(String forced, String threading, Function<Boolean, String> load) {
+  static Choice choose(String forced, String threading, Function<Threading, Loaded> load) {
     String name = forced == null ? "" : forced.trim().toLowerCase(Locale.ROOT);
     String pool = threading == null ? "" : threading.trim().toLowerCase(Locale.ROOT);
-    if (!pool.isEmpty() && !pool.equals("openblas") && !pool.equals("kiln")) {
-      return new Choice(null, null, new KilnException("-D" + THREADING_PROPERTY + "=" + threading
-          + " is not a thread pool; use openblas (OpenBLAS's threads) or kiln (Kiln's)"));
+    Threading threads;
+    switch (pool) {
+      case "":
+      case "shared":
+        threads = Threading.SHARED;
+        break;
+      case "kiln":
+        threads = Threading.KILN;
+        break;
+      case "openblas":
+        threads = Threading.OPENBLAS;
+        break;
+      default:
+        return new Choice(null, null, new KilnException("-D" + THREADING_PROPERTY + "=" + threading
+            + " is not a way to run OpenBLAS's threads; use shared (the default: OpenBLAS divides"
+            + " each product among the caller and Kiln's sleeping native workers), kiln (blocks of"
+            + " each product on Kiln's pool) or openblas (OpenBLAS's own threads)"));
     }
-    boolean onKilnPool = !pool.equals("openblas");
-    BlasBackend openBlas = onKilnPool ? OPENBLAS_ON_KILN_POOL : OPENBLAS;
     switch (name) {
       case "java":
         return new Choice(JAVA, "java (-D" + PROPERTY + "=java)", null);
       case "openblas":
         try {
-          return new Choice(openBlas, loadOrThrow(() -> load.apply(onKilnPool)), null);
+          Loaded loaded = loadOrThrow(() -> load.apply(threads));
+          return new Choice(loaded.onKilnPool() ? OPENBLAS_ON_KILN_POOL : OPENBLAS, loaded.description(), null);
         } catch (KilnException e) {
           return new Choice(null, null, e);
         }
       case "":
       case "auto":
-        String loaded = tryLoad(() -> load.apply(onKilnPool));
-        return new Choice(loaded.startsWith("openblas") ? openBlas : JAVA, loaded, null);
+        Loaded loaded = tryLoad(() -> load.apply(threads));
+        return new Choice(loaded.description().startsWith("openblas")
+            ? (loaded.onKilnPool() ? OPENBLAS_ON_KILN_POOL : OPENBLAS) : JAVA, loaded.description(), null);
       default:
         return new Choice(null, null, new KilnException(
             "-D" + PROPERTY + "=" + forced + " is not a BLAS backend; use openblas, java or auto"));
     }
   }
 
-  private static String loadOrThrow(Supplier<String> load) {
+  private static Loaded loadOrThrow(Supplier<Loaded> load) {
     try {
       return load.get();
     } catch (Throwable e) {
@@ -127,7 +166,7 @@ enum BlasBackend {
     }
   }
 
-  private static String tryLoad(Supplier<String> load) {
+  private static Loaded tryLoad(Supplier<Loaded> load) {
     try {
       return load.get();
     } catch (Throwable e) {
@@ -138,7 +177,7 @@ enum BlasBackend {
       LOG.log(System.Logger.Level.WARNING, "Kiln: OpenBLAS did not load (" + reason
           + "); matrix products run on Kiln's pure-Java GEMM, several times slower. " + FIX
           + " -D" + PROPERTY + "=java silences this.");
-      return "java (OpenBLAS did not load: " + reason + ")";
+      return new Loaded("java (OpenBLAS did not load: " + reason + ")", false);
     }
   }
 

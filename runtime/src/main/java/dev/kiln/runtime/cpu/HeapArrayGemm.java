@@ -39,6 +39,9 @@ final class HeapArrayGemm {
 
   private static volatile State state = new State(false, "not loaded", 0, 0);
 
+  /** How {@link #load} finds OpenBLAS's routines, once the shim is loaded; null before. */
+  private static ToLongFunction<String> routines;
+
   /** What {@link #load} found, which {@link #useInPlace} returns to. */
   private static volatile State loaded = state;
 
@@ -59,7 +62,7 @@ final class HeapArrayGemm {
    * symbol it does not find); returns the state: in place, or staged with the reason.
    */
   static synchronized State load(ToLongFunction<String> javacppLookup) {
-    state = decide(System.getProperty(PROPERTY), symbol -> {
+    ToLongFunction<String> find = symbol -> {
       for (String library : OPENBLAS_LIBRARIES) {
         long address = lookup(library, symbol);
         if (address != 0) {
@@ -67,9 +70,38 @@ final class HeapArrayGemm {
         }
       }
       return javacppLookup.applyAsLong(symbol);
-    });
+    };
+    state = decide(System.getProperty(PROPERTY), find);
     loaded = state;
+    if (state.direct()) {
+      routines = find;
+    }
     return state;
+  }
+
+  /**
+   * Starts {@code workers} native workers in the shim (once) and makes OpenBLAS run the jobs of
+   * each product it divides on the calling thread and them, through its threads callback
+   * ({@code openblas_set_threads_callback_function}, OpenBLAS 0.3.28 on), instead of on its own
+   * pthreads. The workers sleep between products, where OpenBLAS's own keep spinning for a while
+   * after each one and take the cores from the Kiln kernels that follow. Returns null when done,
+   * else why not (then nothing changed).
+   */
+  static synchronized String shareThreads(int workers) {
+    if (routines == null) {
+      return "the JNI shim is not in use (" + state.description() + ")";
+    }
+    long setCallback = routines.applyAsLong("openblas_set_threads_callback_function");
+    if (setCallback == 0) {
+      return "this OpenBLAS has no threads callback (0.3.28 and later have)";
+    }
+    int status;
+    try {
+      status = shareThreads(setCallback, workers);
+    } catch (UnsatisfiedLinkError e) { // a shim from another build, without this function
+      return "the JNI shim does not match this runtime: " + e;
+    }
+    return status == 0 ? null : "the shim could not start " + workers + " native workers";
   }
 
   /**
@@ -193,6 +225,8 @@ final class HeapArrayGemm {
       int cOffset, int ldc);
 
   private static native boolean copiesArrays(float[] probe);
+
+  private static native int shareThreads(long setCallback, int workers);
 
   private static native long lookup(String library, String symbol);
 }

@@ -22,10 +22,12 @@ import org.bytedeco.openblas.global.openblas_nolapack;
  *
  * <p>This is the only class that names JavaCPP or OpenBLAS types; {@link BlasBackend} loads it on
  * the first product that needs it, so a program that multiplies no matrices never loads JavaCPP.
- * OpenBLAS runs single-threaded in each of {@link CpuExecutor}'s tasks, or with {@code
- * -Dkiln.blas.threading=openblas} on its own threads ({@link #threads()}); then {@link Gemm} must
- * be called from the caller's thread, not from inside a {@link CpuExecutor} task (the two pools
- * would share the cores twice over). See {@link BlasBackend} for why Kiln's pool by default.
+ * By default OpenBLAS divides each product among the calling thread and the JNI shim's native
+ * workers ({@link HeapArrayGemm#shareThreads}); with {@code -Dkiln.blas.threading=kiln} it runs
+ * single-threaded in each of {@link CpuExecutor}'s tasks, with {@code openblas} on its own threads
+ * ({@link #threads()}). Except on Kiln's pool, {@link Gemm} is best called from the caller's
+ * thread, not from inside a {@link CpuExecutor} task (the two pools would share the cores twice
+ * over). See {@link BlasBackend} for why {@code shared} by default.
  */
 final class OpenBlasGemm {
   /** The property that sets OpenBLAS's thread count (default: the processors Java sees). */
@@ -38,13 +40,13 @@ final class OpenBlasGemm {
 
   /**
    * Loads OpenBLAS's natives (extracting them from the jar into JavaCPP's cache the first time),
-   * sets its threads (one when {@code onKilnPool}), and returns the description {@link
-   * Gemm#backend()} reports.
+   * sets whose threads run its products, and says what it did ({@link Gemm#backend()}'s text, and
+   * whether products are cut into blocks on Kiln's pool).
    *
    * <p>Throws whatever loading throws: {@code UnsatisfiedLinkError} without natives for this
    * platform, {@code NoClassDefFoundError} without the jars.
    */
-  static String load(boolean onKilnPool) {
+  static BlasBackend.Loaded load(BlasBackend.Threading threading) {
     // Touching the class runs Loader.load() in its static initialiser, which loads the JNI
     // library; OpenBLAS itself loads on the first BLAS call (before it blas_get_num_threads()
     // answers -1), so one 1x1x1 product loads it before its routines are looked up.
@@ -55,16 +57,30 @@ final class OpenBlasGemm {
     }
     int before = openblas_nolapack.blas_get_num_threads();
     String arrays = HeapArrayGemm.load(OpenBlasGemm::address).description() + library();
-    if (onKilnPool) {
+    if (threading == BlasBackend.Threading.SHARED) {
+      int threads = CpuExecutor.threads();
+      String refusal = threads < 2 ? null : HeapArrayGemm.shareThreads(threads - 1);
+      if (threads >= 2 && refusal == null) {
+        openblas_nolapack.blas_set_num_threads(threads);
+        return new BlasBackend.Loaded("openblas (" + threads + " threads, shared: OpenBLAS divides each"
+            + " product among the caller and Kiln's " + (threads - 1) + " native worker"
+            + (threads > 2 ? "s" : "") + "; " + arrays + ")", false);
+      }
       openblas_nolapack.blas_set_num_threads(1);
-      return "openblas (" + CpuExecutor.threads() + " threads, Kiln's pool; " + arrays + ")";
+      return new BlasBackend.Loaded("openblas (" + threads + " thread" + (threads > 1 ? "s" : "")
+          + ", Kiln's pool" + (refusal == null ? "" : ", not shared: " + refusal) + "; " + arrays + ")", true);
+    }
+    if (threading == BlasBackend.Threading.KILN) {
+      openblas_nolapack.blas_set_num_threads(1);
+      return new BlasBackend.Loaded("openblas (" + CpuExecutor.threads() + " threads, Kiln's pool; " + arrays + ")", true);
     }
     Integer wanted = threads();
     if (wanted != null) {
       openblas_nolapack.blas_set_num_threads(wanted);
     }
     int threads = openblas_nolapack.blas_get_num_threads();
-    return "openblas (" + (threads > 0 ? threads : before) + " threads; " + arrays + ")";
+    return new BlasBackend.Loaded("openblas (" + (threads > 0 ? threads : before) + " threads, OpenBLAS's own; "
+        + arrays + ")", false);
   }
 
   /**

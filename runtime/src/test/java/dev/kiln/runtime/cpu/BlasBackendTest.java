@@ -23,7 +23,7 @@ class BlasBackendTest {
         && ("amd64".equals(arch) || "x86_64".equals(arch));
   }
 
-  private static String failingLoad(boolean onKilnPool) {
+  private static BlasBackend.Loaded failingLoad(BlasBackend.Threading threading) {
     throw new UnsatisfiedLinkError("no jniopenblas_nolapack in java.library.path");
   }
 
@@ -62,14 +62,29 @@ class BlasBackendTest {
 
   @Test
   void threadingPicksThePool() {
-    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL,
-        BlasBackend.choose(null, "kiln", pool -> pool ? "openblas (kiln)" : "wrong").backend());
-    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL,
-        BlasBackend.choose(null, null, pool -> pool ? "openblas (kiln)" : "wrong").backend());
-    assertEquals(BlasBackend.OPENBLAS,
-        BlasBackend.choose("openblas", "OpenBLAS", pool -> pool ? "wrong" : "openblas (own)").backend());
-    assertEquals("-Dkiln.blas.threading=omp is not a thread pool; use openblas (OpenBLAS's threads)"
-        + " or kiln (Kiln's)", BlasBackend.choose(null, "omp", pool -> "x").failure().getMessage());
+    List<BlasBackend.Threading> asked = new java.util.ArrayList<>();
+    java.util.function.Function<BlasBackend.Threading, BlasBackend.Loaded> load = threading -> {
+      asked.add(threading);
+      return new BlasBackend.Loaded("openblas (" + threading + ")", threading == BlasBackend.Threading.KILN);
+    };
+    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, BlasBackend.choose(null, "kiln", load).backend());
+    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose(null, null, load).backend());
+    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", " Shared ", load).backend());
+    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", "OpenBLAS", load).backend());
+    assertEquals(List.of(BlasBackend.Threading.KILN, BlasBackend.Threading.SHARED,
+        BlasBackend.Threading.SHARED, BlasBackend.Threading.OPENBLAS), asked);
+    String message = BlasBackend.choose(null, "omp", t -> fail("loaded OpenBLAS")).failure().getMessage();
+    assertTrue(message.startsWith("-Dkiln.blas.threading=omp is not a way to run OpenBLAS's threads;"
+        + " use shared (the default"), message);
+  }
+
+  /** Where sharing falls back to blocks on Kiln's pool, the backend follows what the load did. */
+  @Test
+  void aSharedLoadThatFellBackCutsBlocks() {
+    BlasBackend.Choice choice = BlasBackend.choose(null, null,
+        t -> new BlasBackend.Loaded("openblas (2 threads, Kiln's pool, not shared: why)", true));
+    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, choice.backend());
+    assertEquals("openblas (2 threads, Kiln's pool, not shared: why)", choice.description());
   }
 
   @Test
@@ -77,8 +92,9 @@ class BlasBackendTest {
     assumeTrue(nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
     String backend = Gemm.backend();
-    assertTrue(backend.matches("openblas \\(\\d+ threads(, Kiln's pool)?; (in place on the Java"
-        + " arrays|operands staged off-heap: [^;]+)(; through \\S+)?\\)"), backend);
+    assertTrue(backend.matches("openblas \\(\\d+ threads?(, shared: OpenBLAS divides each product among the"
+        + " caller and Kiln's \\d+ native workers?|, Kiln's pool(, not shared: [^;]+)?); (in place on the"
+        + " Java arrays|operands staged off-heap: [^;]+)(; through \\S+)?\\)"), backend);
   }
 
   /** In a child JVM with -verbose:class: a small product loads no JavaCPP class, a large one does. */

@@ -47,6 +47,62 @@ class HeapArrayGemmTest {
     assertTrue(HeapArrayGemm.state().direct());
   }
 
+  /** By default OpenBLAS divides each product among the caller and the shim's workers. */
+  @Test
+  void productsAreDividedAmongTheShimsWorkers() {
+    assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
+    assumeTrue(HeapArrayGemm.class.getResource(SHIM) != null, "the build had no C compiler");
+    assumeTrue(System.getProperty(HeapArrayGemm.PROPERTY) == null, "-Dkiln.blas.arrays is set");
+    assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
+    assumeTrue(System.getProperty(BlasBackend.THREADING_PROPERTY) == null, "-Dkiln.blas.threading is set");
+    assumeTrue(CpuExecutor.threads() >= 2, "one thread: nothing to divide");
+    String backend = Gemm.backend();
+    assertTrue(backend.contains(", shared: OpenBLAS divides each product among the caller and Kiln's "
+        + (CpuExecutor.threads() - 1) + " native worker"), backend);
+    assertEquals(BlasBackend.OPENBLAS, BlasBackend.chosen());
+  }
+
+  /**
+   * Products from several Java threads at once, each divided among the shim's workers, one at a
+   * time: each C is what the same product gives alone.
+   */
+  @Test
+  void productsFromSeveralThreadsAtOnceEachGetTheirOwnResult() throws Exception {
+    assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
+    Gemm.backend();
+    Random random = new Random(11);
+    int m = 160, n = 144, k = 200;
+    int callers = 4;
+    float[][] as = new float[callers][];
+    float[][] bs = new float[callers][];
+    float[][] alone = new float[callers][];
+    for (int t = 0; t < callers; t++) {
+      as[t] = floats(random, m * k);
+      bs[t] = floats(random, k * n);
+      alone[t] = new float[m * n];
+      Gemm.sgemm(false, false, m, n, k, as[t], 0, k, bs[t], 0, n, 0f, alone[t], 0, n);
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+    try {
+      java.util.List<java.util.concurrent.Future<float[]>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < callers; t++) {
+        int caller = t;
+        results.add(pool.submit(() -> {
+          float[] c = new float[m * n];
+          for (int round = 0; round < 20; round++) {
+            Gemm.sgemm(false, false, m, n, k, as[caller], 0, k, bs[caller], 0, n, 0f, c, 0, n);
+          }
+          return c;
+        }));
+      }
+      for (int t = 0; t < callers; t++) {
+        assertArrayEquals(alone[t], results.get(t).get(60, java.util.concurrent.TimeUnit.SECONDS), "caller " + t);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** OpenBLAS packs its operands itself, so where they live does not change a bit of C. */
   @Test
   void inPlaceAndStagedGiveTheSameBits() {
