@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
 
@@ -146,9 +147,11 @@ JNIEXPORT jlong JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_lookup(
  * for every i, all at once (a level-3 job waits for the others' packed panels: run one after
  * another they would never finish), and return when all are done.
  *
- * Here job 0 runs on the caller and job i on native worker i-1. Between products the workers
- * sleep on a condition variable: they do not spin, as OpenBLAS's own pthreads do for a while
- * after each product, taking the cores from the Kiln kernels that follow. Products run one at a
+ * Here job 0 runs on the caller and job i on native worker i-1. After a job a worker watches for
+ * the next one for SPIN_NANOS (products often come in runs: an LSTM's two gate products, a
+ * gradient's two), then sleeps on a condition variable until woken: it does not spin on, as
+ * OpenBLAS's own pthreads do for a long while after each product, taking the cores from the Kiln
+ * kernels that follow. The caller likewise watches for its workers' jobs to end before it sleeps. Products run one at a
  * time (OpenBLAS's jobs of two products would share its per-job buffers). A product divided into
  * more jobs than there are workers (not expected: OpenBLAS is told workers + 1 threads) gets a
  * pthread of its own for each job beyond them.
@@ -157,9 +160,64 @@ typedef void (*dojob_fn)(int, void *, int);
 typedef void (*threads_callback_fn)(int, dojob_fn, int, size_t, void *, int);
 typedef void (*set_callback_fn)(threads_callback_fn);
 
+/* How long a worker watches for its next job, and the caller for the workers, before sleeping. */
+#define SPIN_NANOS 50000L
+
+static void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static long long nanos(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Watches *slot (atomically) for up to SPIN_NANOS; whether a job arrived in it. */
+static int watch_job(dojob_fn *slot) {
+  long long end = 0;
+  for (int i = 0;; i++) {
+    if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) != NULL) {
+      return 1;
+    }
+    if ((i & 63) == 0) {
+      long long now = nanos();
+      if (end == 0) {
+        end = now + SPIN_NANOS;
+      } else if (now >= end) {
+        return 0;
+      }
+    }
+    relax();
+  }
+}
+
+/* Watches *count (atomically) for up to SPIN_NANOS; whether it reached want. */
+static int watch_count(const int *count, int want) {
+  long long end = 0;
+  for (int i = 0;; i++) {
+    if (__atomic_load_n(count, __ATOMIC_ACQUIRE) >= want) {
+      return 1;
+    }
+    if ((i & 63) == 0) {
+      long long now = nanos();
+      if (end == 0) {
+        end = now + SPIN_NANOS;
+      } else if (now >= end) {
+        return 0;
+      }
+    }
+    relax();
+  }
+}
+
 typedef struct {
   pthread_t thread;
-  dojob_fn dojob;  /* the job to run, NULL while idle */
+  dojob_fn dojob;  /* the job to run, NULL while idle; set last (release), read first (acquire) */
   int number;
   void *job;
   int data;
@@ -175,8 +233,9 @@ static int done;  /* jobs finished of the product in flight */
 
 static void *work(void *arg) {
   worker_t *self = (worker_t *)arg;
-  pthread_mutex_lock(&pool_lock);
   for (;;) {
+    watch_job(&self->dojob);
+    pthread_mutex_lock(&pool_lock);
     while (self->dojob == NULL) {
       pthread_cond_wait(&work_ready, &pool_lock);
     }
@@ -187,9 +246,10 @@ static void *work(void *arg) {
     pthread_mutex_unlock(&pool_lock);
     dojob(number, job, data);
     pthread_mutex_lock(&pool_lock);
-    self->dojob = NULL;
-    done++;
+    __atomic_store_n(&self->dojob, NULL, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&done, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&work_done);
+    pthread_mutex_unlock(&pool_lock);
   }
   return NULL;
 }
@@ -221,12 +281,12 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
   extra_t *extra = extras > 0 ? calloc((size_t)extras, sizeof(extra_t)) : NULL;
   pthread_t *extra_threads = extras > 0 ? calloc((size_t)extras, sizeof(pthread_t)) : NULL;
   pthread_mutex_lock(&pool_lock);
-  done = 0;
+  __atomic_store_n(&done, 0, __ATOMIC_RELAXED);
   for (int i = 0; i < pooled; i++) {
     workers[i].number = i + 1;
     workers[i].job = (char *)jobs + (size_t)(i + 1) * size;
     workers[i].data = data;
-    workers[i].dojob = dojob;
+    __atomic_store_n(&workers[i].dojob, dojob, __ATOMIC_RELEASE);
   }
   pthread_cond_broadcast(&work_ready);
   pthread_mutex_unlock(&pool_lock);
@@ -247,11 +307,13 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
   for (int i = 0; i < started; i++) {
     pthread_join(extra_threads[i], NULL);
   }
-  pthread_mutex_lock(&pool_lock);
-  while (done < pooled) {
-    pthread_cond_wait(&work_done, &pool_lock);
+  if (!watch_count(&done, pooled)) {
+    pthread_mutex_lock(&pool_lock);
+    while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < pooled) {
+      pthread_cond_wait(&work_done, &pool_lock);
+    }
+    pthread_mutex_unlock(&pool_lock);
   }
-  pthread_mutex_unlock(&pool_lock);
   free(extra);
   free(extra_threads);
   pthread_mutex_unlock(&product_lock);

@@ -14,24 +14,25 @@ import java.util.function.Supplier;
  * when it cannot load, the Java kernels run after one warning that names the reason and the fix:
  * a slow fallback is never silent.
  *
- * <p>{@code -Dkiln.blas.threading} says whose threads run an OpenBLAS product: {@code shared}
- * (the default: OpenBLAS divides each product among as many jobs as {@link CpuExecutor} has
- * threads, run by the calling thread and native workers of Kiln's JNI shim, which sleep between
- * products; through OpenBLAS's threads callback, {@link HeapArrayGemm#shareThreads}), {@code kiln}
- * (OpenBLAS single-threaded, the product cut into blocks of rows or columns that {@link
- * CpuExecutor}'s tasks multiply at once; what {@code shared} falls back to, saying why, where the
- * shim or the callback is missing) or {@code openblas} (OpenBLAS's own pool, all processors or
- * {@code -Dkiln.blas.threads}).
+ * <p>{@code -Dkiln.blas.threading} says whose threads run an OpenBLAS product: {@code kiln} (the
+ * default: OpenBLAS single-threaded, the product cut into blocks of rows or columns that {@link
+ * CpuExecutor}'s tasks multiply at once), {@code shared} (OpenBLAS divides each product among as
+ * many jobs as {@link CpuExecutor} has threads, run by the calling thread and native workers of
+ * Kiln's JNI shim, which sleep between products; through OpenBLAS's threads callback, {@link
+ * HeapArrayGemm#shareThreads}; where the shim or the callback is missing it falls back to {@code
+ * kiln}, saying why) or {@code openblas} (OpenBLAS's own pool, all processors or {@code
+ * -Dkiln.blas.threads}).
  *
- * <p>Why {@code shared}, measured on the 2-core machine (2026-11-28): OpenBLAS divides a square
- * product better than blocks do (it packs each panel of B once for all its jobs, where each block
- * packs its own): 512x1024x1024 took 7.1, 7.1 and 6.5 ms (medians of 60 calls, three alternating
- * runs) against 9.1, 8.2 and 7.5 on Kiln's blocks; with a short inner size (256x2048x256 to
- * 768x2048x256) about the same. OpenBLAS's own idle workers, though, keep spinning after each
- * product, so Kiln kernels run just after it lose part of the machine (a two-thread pass over 16 MB
- * right after a product: 4.0-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's, which
- * sleep). One set of threads busy at a time: products run on the launcher's thread while Kiln's
- * pool waits for them.
+ * <p>Measured on the 2-core machine (2026-11-28). OpenBLAS divides a large product somewhat better
+ * than blocks do: 512x1024x1024 took 7.1, 7.1 and 6.5 ms {@code shared} (medians of 60 calls,
+ * three alternating runs) against 9.1, 8.2 and 7.5 on Kiln's blocks, but 6.4 and 7.9 against 6.5
+ * and 6.7 in two more; with a short inner size (256x2048x256 to 768x2048x256) about the same. Small
+ * products lose: the sample's training step (products of about 3 million multiply-adds) took
+ * 10.1-12.7 ms a step {@code shared} and 10.5-14.7 on OpenBLAS's own threads against 7.4-9.7 on
+ * Kiln's blocks. Hence {@code kiln} by default. OpenBLAS's own idle workers keep spinning after
+ * each product, so Kiln kernels run just after it lose part of the machine (a two-thread pass over
+ * 16 MB right after a product: 4.0-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's or
+ * Kiln's blocks); the shim's workers watch for a next product for 50 microseconds, then sleep.
  */
 enum BlasBackend {
   JAVA,
@@ -40,13 +41,13 @@ enum BlasBackend {
    * workers ({@code shared}) or its own ({@code -Dkiln.blas.threading=openblas}).
    */
   OPENBLAS,
-  /** OpenBLAS single-threaded, one call per {@link CpuExecutor} task ({@code kiln}, or where {@code shared} cannot be). */
+  /** OpenBLAS single-threaded, one call per {@link CpuExecutor} task (the default, {@code kiln}). */
   OPENBLAS_ON_KILN_POOL;
 
   /** The system property that forces a backend. */
   static final String PROPERTY = "kiln.blas";
 
-  /** The system property that says whose threads run OpenBLAS: shared (default), kiln or openblas. */
+  /** The system property that says whose threads run OpenBLAS: kiln (default), shared or openblas. */
   static final String THREADING_PROPERTY = "kiln.blas.threading";
 
   private static final System.Logger LOG = System.getLogger(Gemm.class.getName());
@@ -56,10 +57,10 @@ enum BlasBackend {
 
   /** The values of {@code -Dkiln.blas.threading}. */
   enum Threading {
+    /** Blocks of each product on Kiln's pool, OpenBLAS single-threaded in each (the default). */
+    KILN,
     /** OpenBLAS divides each product among the caller and the shim's sleeping workers. */
     SHARED,
-    /** Blocks of each product on Kiln's pool, OpenBLAS single-threaded in each. */
-    KILN,
     /** OpenBLAS's own pool. */
     OPENBLAS
   }
@@ -121,20 +122,20 @@ enum BlasBackend {
     Threading threads;
     switch (pool) {
       case "":
-      case "shared":
-        threads = Threading.SHARED;
-        break;
       case "kiln":
         threads = Threading.KILN;
+        break;
+      case "shared":
+        threads = Threading.SHARED;
         break;
       case "openblas":
         threads = Threading.OPENBLAS;
         break;
       default:
         return new Choice(null, null, new KilnException("-D" + THREADING_PROPERTY + "=" + threading
-            + " is not a way to run OpenBLAS's threads; use shared (the default: OpenBLAS divides"
-            + " each product among the caller and Kiln's sleeping native workers), kiln (blocks of"
-            + " each product on Kiln's pool) or openblas (OpenBLAS's own threads)"));
+            + " is not a way to run OpenBLAS's threads; use kiln (the default: blocks of each product"
+            + " on Kiln's pool), shared (OpenBLAS divides each product among the caller and Kiln's"
+            + " sleeping native workers) or openblas (OpenBLAS's own threads)"));
     }
     switch (name) {
       case "java":

@@ -22,15 +22,15 @@ package dev.kiln.runtime.cpu;
  * demands OpenBLAS. Smaller products always run in Java: a native call and its staging cost more
  * than they save.
  *
- * <p>Threads ({@code -Dkiln.blas.threading}, see {@link BlasBackend}): by default OpenBLAS
- * divides each product among the calling thread and the JNI shim's native workers, which sleep
- * between products, so Kiln's kernels and OpenBLAS never hold the cores at once; products from
- * several threads at once run one after another. Call Gemm from the caller's thread: from inside a
- * {@link CpuExecutor} task the product's jobs share the cores with Kiln's other tasks. With {@code
- * kiln} (and where the shim or OpenBLAS's threads callback is missing) each product is cut into
- * blocks on {@link CpuExecutor}'s pool, OpenBLAS single-threaded in each, and Gemm may be called
- * from anywhere; with {@code openblas} OpenBLAS runs on its own threads (all processors, or {@code
- * -Dkiln.blas.threads}). Gemm is safe to call from several threads at once.
+ * <p>Threads ({@code -Dkiln.blas.threading}, see {@link BlasBackend}): by default every product
+ * runs on {@link CpuExecutor}'s pool (cut into blocks, OpenBLAS single-threaded in each), so Gemm
+ * may be called from the caller's thread or from inside a Kiln task, and Kiln's kernels and
+ * OpenBLAS never hold the cores at once. With {@code shared} OpenBLAS divides each product among
+ * the calling thread and the JNI shim's native workers, which sleep between products (products
+ * from several threads at once run one after another); with {@code openblas} it runs on its own
+ * threads (all processors, or {@code -Dkiln.blas.threads}). In both, call Gemm from the caller's
+ * thread: from inside a {@link CpuExecutor} task the product's jobs share the cores with Kiln's
+ * other tasks. Gemm is safe to call from several threads at once.
  */
 public final class Gemm {
   /** Products with fewer multiply-adds ({@code m*n*k}) than this run in Java. */
@@ -103,9 +103,9 @@ public final class Gemm {
   }
 
   /**
-   * The backend that products worth a native call run on: {@code "openblas (N threads, shared:
-   * OpenBLAS divides each product among the caller and Kiln's N-1 native workers; in place on the
-   * Java arrays)"}, {@code "openblas (N threads, Kiln's pool; ...)"}, {@code "openblas (N threads,
+   * The backend that products worth a native call run on: {@code "openblas (N threads, Kiln's
+   * pool; in place on the Java arrays)"}, {@code "openblas (N threads, shared: OpenBLAS divides each
+   * product among the caller and Kiln's N-1 native workers; ...)"}, {@code "openblas (N threads,
    * OpenBLAS's own; ...)"} or {@code "java (reason)"}. Chooses (and loads OpenBLAS) if no product
    * did yet.
    *

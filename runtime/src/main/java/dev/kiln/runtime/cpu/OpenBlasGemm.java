@@ -22,12 +22,12 @@ import org.bytedeco.openblas.global.openblas_nolapack;
  *
  * <p>This is the only class that names JavaCPP or OpenBLAS types; {@link BlasBackend} loads it on
  * the first product that needs it, so a program that multiplies no matrices never loads JavaCPP.
- * By default OpenBLAS divides each product among the calling thread and the JNI shim's native
- * workers ({@link HeapArrayGemm#shareThreads}); with {@code -Dkiln.blas.threading=kiln} it runs
- * single-threaded in each of {@link CpuExecutor}'s tasks, with {@code openblas} on its own threads
- * ({@link #threads()}). Except on Kiln's pool, {@link Gemm} is best called from the caller's
- * thread, not from inside a {@link CpuExecutor} task (the two pools would share the cores twice
- * over). See {@link BlasBackend} for why {@code shared} by default.
+ * By default OpenBLAS runs single-threaded in each of {@link CpuExecutor}'s tasks; with {@code
+ * -Dkiln.blas.threading=shared} it divides each product among the calling thread and the JNI
+ * shim's native workers ({@link HeapArrayGemm#shareThreads}), with {@code openblas} it runs on its
+ * own threads ({@link #threads()}). Except on Kiln's pool, {@link Gemm} is best called from the
+ * caller's thread, not from inside a {@link CpuExecutor} task (the two pools would share the cores
+ * twice over). See {@link BlasBackend} for why Kiln's pool by default.
  */
 final class OpenBlasGemm {
   /** The property that sets OpenBLAS's thread count (default: the processors Java sees). */

@@ -68,20 +68,20 @@ class BlasBackendTest {
       return new BlasBackend.Loaded("openblas (" + threading + ")", threading == BlasBackend.Threading.KILN);
     };
     assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, BlasBackend.choose(null, "kiln", load).backend());
-    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose(null, null, load).backend());
+    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, BlasBackend.choose(null, null, load).backend());
     assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", " Shared ", load).backend());
     assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", "OpenBLAS", load).backend());
-    assertEquals(List.of(BlasBackend.Threading.KILN, BlasBackend.Threading.SHARED,
+    assertEquals(List.of(BlasBackend.Threading.KILN, BlasBackend.Threading.KILN,
         BlasBackend.Threading.SHARED, BlasBackend.Threading.OPENBLAS), asked);
     String message = BlasBackend.choose(null, "omp", t -> fail("loaded OpenBLAS")).failure().getMessage();
     assertTrue(message.startsWith("-Dkiln.blas.threading=omp is not a way to run OpenBLAS's threads;"
-        + " use shared (the default"), message);
+        + " use kiln (the default"), message);
   }
 
   /** Where sharing falls back to blocks on Kiln's pool, the backend follows what the load did. */
   @Test
   void aSharedLoadThatFellBackCutsBlocks() {
-    BlasBackend.Choice choice = BlasBackend.choose(null, null,
+    BlasBackend.Choice choice = BlasBackend.choose(null, "shared",
         t -> new BlasBackend.Loaded("openblas (2 threads, Kiln's pool, not shared: why)", true));
     assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, choice.backend());
     assertEquals("openblas (2 threads, Kiln's pool, not shared: why)", choice.description());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,19 +48,36 @@ class HeapArrayGemmTest {
     assertTrue(HeapArrayGemm.state().direct());
   }
 
-  /** By default OpenBLAS divides each product among the caller and the shim's workers. */
+  /**
+   * With {@code -Dkiln.blas.threading=shared} (in a child JVM: the choice is made once a JVM),
+   * OpenBLAS divides each product among the caller and the shim's worker, and products from four
+   * Java threads at once each equal the product alone.
+   */
   @Test
-  void productsAreDividedAmongTheShimsWorkers() {
+  void sharedThreadsDivideProductsAndKeepEachCallersResult() throws Exception {
     assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     assumeTrue(HeapArrayGemm.class.getResource(SHIM) != null, "the build had no C compiler");
-    assumeTrue(System.getProperty(HeapArrayGemm.PROPERTY) == null, "-Dkiln.blas.arrays is set");
-    assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
-    assumeTrue(System.getProperty(BlasBackend.THREADING_PROPERTY) == null, "-Dkiln.blas.threading is set");
-    assumeTrue(CpuExecutor.threads() >= 2, "one thread: nothing to divide");
-    String backend = Gemm.backend();
-    assertTrue(backend.contains(", shared: OpenBLAS divides each product among the caller and Kiln's "
-        + (CpuExecutor.threads() - 1) + " native worker"), backend);
-    assertEquals(BlasBackend.OPENBLAS, BlasBackend.chosen());
+    java.nio.file.Path javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java");
+    Process process = new ProcessBuilder(List.of(javaBin.toString(), "-Dkiln.blas.threading=shared",
+        "-Dkiln.cpu.threads=2", "-cp", System.getProperty("java.class.path"), SharedProducts.class.getName()))
+        .redirectErrorStream(true)
+        .start();
+    byte[] out = process.getInputStream().readAllBytes();
+    assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the child JVM did not finish");
+    String text = new String(out, java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, process.exitValue(), text);
+    assertTrue(text.contains("openblas (2 threads, shared: OpenBLAS divides each product among the caller"
+        + " and Kiln's 1 native worker; in place on the Java arrays)"), text);
+    assertTrue(text.contains("4 callers x 20 products: each equal to its product alone"), text);
+  }
+
+  /** The child of {@link #sharedThreadsDivideProductsAndKeepEachCallersResult}. */
+  static final class SharedProducts {
+    public static void main(String[] args) throws Exception {
+      System.out.println(Gemm.backend());
+      productsFromSeveralThreads(4, 20);
+      System.out.println("4 callers x 20 products: each equal to its product alone");
+    }
   }
 
   /**
@@ -70,9 +88,13 @@ class HeapArrayGemmTest {
   void productsFromSeveralThreadsAtOnceEachGetTheirOwnResult() throws Exception {
     assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     Gemm.backend();
+    productsFromSeveralThreads(4, 20);
+  }
+
+  /** {@code callers} threads each run {@code rounds} products at once; each C must equal its product alone. */
+  static void productsFromSeveralThreads(int callers, int rounds) throws Exception {
     Random random = new Random(11);
-    int m = 160, n = 144, k = 200;
-    int callers = 4;
+    int m = 160, n = 144, k = 200; // 4.6 million multiply-adds: OpenBLAS divides it
     float[][] as = new float[callers][];
     float[][] bs = new float[callers][];
     float[][] alone = new float[callers][];
@@ -89,7 +111,7 @@ class HeapArrayGemmTest {
         int caller = t;
         results.add(pool.submit(() -> {
           float[] c = new float[m * n];
-          for (int round = 0; round < 20; round++) {
+          for (int round = 0; round < rounds; round++) {
             Gemm.sgemm(false, false, m, n, k, as[caller], 0, k, bs[caller], 0, n, 0f, c, 0, n);
           }
           return c;
