@@ -28,11 +28,11 @@ import java.util.function.Supplier;
  * three alternating runs) against 9.1, 8.2 and 7.5 on Kiln's blocks, but 6.4 and 7.9 against 6.5
  * and 6.7 in two more; with a short inner size (256x2048x256 to 768x2048x256) about the same. Small
  * products lose: the sample's training step (products of about 3 million multiply-adds) took
- * 10.1-12.7 ms a step {@code shared} and 10.5-14.7 on OpenBLAS's own threads against 7.4-9.7 on
- * Kiln's blocks. Hence {@code kiln} by default. OpenBLAS's own idle workers keep spinning after
+ * 10.1-12.7 ms a step {@code shared} and 10.5-14.7 on OpenBLAS's own threads against 7.4-11.7
+ * (mostly 8.3-9.7) on Kiln's blocks. Hence {@code kiln} by default. OpenBLAS's own idle workers keep spinning after
  * each product, so Kiln kernels run just after it lose part of the machine (a two-thread pass over
- * 16 MB right after a product: 4.0-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's or
- * Kiln's blocks); the shim's workers watch for a next product for 50 microseconds, then sleep.
+ * 16 MB right after a product: 3.8-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's, mostly
+ * 2.2-2.5 after Kiln's blocks); the shim's workers watch for a next product for 50 microseconds, then sleep.
  */
 enum BlasBackend {
   JAVA,
