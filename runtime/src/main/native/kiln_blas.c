@@ -22,6 +22,7 @@
 #include <jni.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -271,11 +272,12 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
   if (numjobs <= 0) {
     return;
   }
+  pthread_mutex_lock(&product_lock);  /* job i uses OpenBLAS's buffer i: one product at a time */
   if (numjobs == 1) {
     dojob(0, jobs, data);
+    pthread_mutex_unlock(&product_lock);
     return;
   }
-  pthread_mutex_lock(&product_lock);
   int pooled = numjobs - 1 < worker_count ? numjobs - 1 : worker_count;
   int extras = numjobs - 1 - pooled;
   extra_t *extra = extras > 0 ? calloc((size_t)extras, sizeof(extra_t)) : NULL;
@@ -299,8 +301,13 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
     started++;
   }
   if (started < extras) {
-    /* Cannot happen while the workers match OpenBLAS's thread count; a job left unrun would hang
-     * the others, so stop here loudly rather than wait forever or write half a product. */
+    /* Only when something else raised OpenBLAS's thread count above the workers and no thread can
+     * be started: a job left unrun would hang the others, so stop here loudly rather than wait
+     * forever or write half a product. */
+    fprintf(stderr, "kiln-blas: OpenBLAS divided a product into %d jobs, more than Kiln's %d native"
+            " workers and the caller, and no thread could be started for the rest; aborting rather"
+            " than hang (run with -Dkiln.blas.threading=kiln)\n", numjobs, worker_count);
+    fflush(stderr);
     abort();
   }
   dojob(0, jobs, data);
@@ -322,8 +329,9 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
 /*
  * Starts `count` native workers (once: a second call changes nothing) and hands OpenBLAS the
  * callback through its openblas_set_threads_callback_function at `set_callback`. 0: done; 1: no
- * such function (an OpenBLAS before 0.3.28); 2: the workers could not be started (then OpenBLAS
- * keeps its own threads and nothing is registered).
+ * such function (an OpenBLAS before 0.3.28); 2: the workers could not be started; 3: this library
+ * could not be pinned in memory (dlopen RTLD_NODELETE). Unless 0 nothing is registered and
+ * OpenBLAS keeps its own threads.
  */
 JNIEXPORT jint JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_shareThreads(
     JNIEnv *env, jclass cls, jlong set_callback, jint count) {
@@ -339,7 +347,10 @@ JNIEXPORT jint JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_shareThreads(
     }
     for (int i = 0; i < count; i++) {
       if (pthread_create(&made[i].thread, NULL, work, &made[i]) != 0) {
-        /* the ones started sleep forever on a slot nobody fills: harmless, and never freed */
+        /* Keep the ones started as the pool (they sleep on slots no job fills, since no callback
+         * is registered): a later call then starts none again. */
+        workers = made;
+        worker_count = i;
         pthread_mutex_unlock(&product_lock);
         return 2;
       }
@@ -347,6 +358,17 @@ JNIEXPORT jint JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_shareThreads(
     }
     workers = made;
     worker_count = count;
+  } else if (worker_count < count) {
+    pthread_mutex_unlock(&product_lock);
+    return 2;  /* a pool that could not start all its workers before */
+  }
+  /* OpenBLAS will call run_jobs and the workers run this library's code for the rest of the
+   * process: keep it mapped even if the JVM unloads it with its class loader. */
+  Dl_info self;
+  if (dladdr((void *)(intptr_t)&run_jobs, &self) == 0 || self.dli_fname == NULL
+      || dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) == NULL) {
+    pthread_mutex_unlock(&product_lock);
+    return 3;
   }
   ((set_callback_fn)(intptr_t)set_callback)(run_jobs);
   pthread_mutex_unlock(&product_lock);

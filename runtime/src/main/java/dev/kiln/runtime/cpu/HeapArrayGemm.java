@@ -101,7 +101,8 @@ final class HeapArrayGemm {
     } catch (UnsatisfiedLinkError e) { // a shim from another build, without this function
       return "the JNI shim does not match this runtime: " + e;
     }
-    return status == 0 ? null : "the shim could not start " + workers + " native workers";
+    return status == 0 ? null : status == 3 ? "the shim could not keep itself loaded (dlopen RTLD_NODELETE)"
+        : "the shim could not start " + workers + " native workers";
   }
 
   /**

@@ -59,16 +59,20 @@ final class OpenBlasGemm {
     String arrays = HeapArrayGemm.load(OpenBlasGemm::address).description() + library();
     if (threading == BlasBackend.Threading.SHARED) {
       int threads = CpuExecutor.threads();
-      String refusal = threads < 2 ? null : HeapArrayGemm.shareThreads(threads - 1);
-      if (threads >= 2 && refusal == null) {
+      String refusal = "one thread, nothing to divide";
+      if (threads >= 2) {
+        // the thread count first: a product divided before the callback runs on OpenBLAS's threads
         openblas_nolapack.blas_set_num_threads(threads);
+        refusal = HeapArrayGemm.shareThreads(threads - 1);
+      }
+      if (refusal == null) {
         return new BlasBackend.Loaded("openblas (" + threads + " threads, shared: OpenBLAS divides each"
             + " product among the caller and Kiln's " + (threads - 1) + " native worker"
             + (threads > 2 ? "s" : "") + "; " + arrays + ")", false);
       }
       openblas_nolapack.blas_set_num_threads(1);
       return new BlasBackend.Loaded("openblas (" + threads + " thread" + (threads > 1 ? "s" : "")
-          + ", Kiln's pool" + (refusal == null ? "" : ", not shared: " + refusal) + "; " + arrays + ")", true);
+          + ", Kiln's pool, not shared: " + refusal + "; " + arrays + ")", true);
     }
     if (threading == BlasBackend.Threading.KILN) {
       openblas_nolapack.blas_set_num_threads(1);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
@@ -54,17 +55,22 @@ class HeapArrayGemmTest {
    * Java threads at once each equal the product alone.
    */
   @Test
-  void sharedThreadsDivideProductsAndKeepEachCallersResult() throws Exception {
+  void sharedThreadsDivideProductsAndKeepEachCallersResult(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path log = dir.resolve("child.log");
     assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     assumeTrue(HeapArrayGemm.class.getResource(SHIM) != null, "the build had no C compiler");
     java.nio.file.Path javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java");
     Process process = new ProcessBuilder(List.of(javaBin.toString(), "-Dkiln.blas.threading=shared",
         "-Dkiln.cpu.threads=2", "-cp", System.getProperty("java.class.path"), SharedProducts.class.getName()))
         .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
         .start();
-    byte[] out = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the child JVM did not finish");
-    String text = new String(out, java.nio.charset.StandardCharsets.UTF_8);
+    if (!process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      fail("the child JVM did not finish in 120 s (a product hung?):\n" + java.nio.file.Files.readString(log));
+    }
+    String text = java.nio.file.Files.readString(log);
     assertEquals(0, process.exitValue(), text);
     assertTrue(text.contains("openblas (2 threads, shared: OpenBLAS divides each product among the caller"
         + " and Kiln's 1 native worker; in place on the Java arrays)"), text);
