@@ -178,11 +178,11 @@ static long long nanos(void) {
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* Watches *slot (atomically) for up to SPIN_NANOS; whether a job arrived in it. */
-static int watch_job(dojob_fn *slot) {
+/* Calls ready(arg) until it answers nonzero, for up to SPIN_NANOS; its last answer. */
+static int watch(int (*ready)(const void *), const void *arg) {
   long long end = 0;
   for (int i = 0;; i++) {
-    if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) != NULL) {
+    if (ready(arg)) {
       return 1;
     }
     if ((i & 63) == 0) {
@@ -197,23 +197,20 @@ static int watch_job(dojob_fn *slot) {
   }
 }
 
-/* Watches *count (atomically) for up to SPIN_NANOS; whether it reached want. */
-static int watch_count(const int *count, int want) {
-  long long end = 0;
-  for (int i = 0;; i++) {
-    if (__atomic_load_n(count, __ATOMIC_ACQUIRE) >= want) {
-      return 1;
-    }
-    if ((i & 63) == 0) {
-      long long now = nanos();
-      if (end == 0) {
-        end = now + SPIN_NANOS;
-      } else if (now >= end) {
-        return 0;
-      }
-    }
-    relax();
-  }
+/* Whether a job arrived in the slot (a dojob_fn) at `slot`. */
+static int job_arrived(const void *slot) {
+  return __atomic_load_n((dojob_fn const *)slot, __ATOMIC_ACQUIRE) != NULL;
+}
+
+typedef struct {
+  const int *count;
+  int want;
+} count_goal_t;
+
+/* Whether the count reached what the count_goal_t at `goal` wants. */
+static int count_reached(const void *goal) {
+  const count_goal_t *g = (const count_goal_t *)goal;
+  return __atomic_load_n(g->count, __ATOMIC_ACQUIRE) >= g->want;
 }
 
 typedef struct {
@@ -235,7 +232,7 @@ static int done;  /* jobs finished of the product in flight */
 static void *work(void *arg) {
   worker_t *self = (worker_t *)arg;
   for (;;) {
-    watch_job(&self->dojob);
+    watch(job_arrived, &self->dojob);
     pthread_mutex_lock(&pool_lock);
     while (self->dojob == NULL) {
       pthread_cond_wait(&work_ready, &pool_lock);
@@ -314,7 +311,8 @@ static void run_jobs(int sync, dojob_fn dojob, int numjobs, size_t size, void *j
   for (int i = 0; i < started; i++) {
     pthread_join(extra_threads[i], NULL);
   }
-  if (!watch_count(&done, pooled)) {
+  count_goal_t all_done = {&done, pooled};
+  if (!watch(count_reached, &all_done)) {
     pthread_mutex_lock(&pool_lock);
     while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < pooled) {
       pthread_cond_wait(&work_done, &pool_lock);

@@ -66,7 +66,12 @@ enum BlasBackend {
   }
 
   /** What loading OpenBLAS did: its description, and whether products are cut into blocks on Kiln's pool. */
-  record Loaded(String description, boolean onKilnPool) {}
+  record Loaded(String description, boolean onKilnPool) {
+    /** The OpenBLAS backend that runs products as loaded. */
+    BlasBackend openBlas() {
+      return onKilnPool ? OPENBLAS_ON_KILN_POOL : OPENBLAS;
+    }
+  }
 
   private static volatile Choice choice;
 
@@ -143,15 +148,15 @@ enum BlasBackend {
       case "openblas":
         try {
           Loaded loaded = loadOrThrow(() -> load.apply(threads));
-          return new Choice(loaded.onKilnPool() ? OPENBLAS_ON_KILN_POOL : OPENBLAS, loaded.description(), null);
+          return new Choice(loaded.openBlas(), loaded.description(), null);
         } catch (KilnException e) {
           return new Choice(null, null, e);
         }
       case "":
       case "auto":
         Loaded loaded = tryLoad(() -> load.apply(threads));
-        return new Choice(loaded.description().startsWith("openblas")
-            ? (loaded.onKilnPool() ? OPENBLAS_ON_KILN_POOL : OPENBLAS) : JAVA, loaded.description(), null);
+        return new Choice(loaded.description().startsWith("openblas") ? loaded.openBlas() : JAVA,
+            loaded.description(), null);
       default:
         return new Choice(null, null, new KilnException(
             "-D" + PROPERTY + "=" + forced + " is not a BLAS backend; use openblas, java or auto"));

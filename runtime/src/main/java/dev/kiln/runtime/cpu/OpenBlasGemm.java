@@ -70,13 +70,10 @@ final class OpenBlasGemm {
             + " product among the caller and Kiln's " + (threads - 1) + " native worker"
             + (threads > 2 ? "s" : "") + "; " + arrays + ")", false);
       }
-      openblas_nolapack.blas_set_num_threads(1);
-      return new BlasBackend.Loaded("openblas (" + threads + " thread" + (threads > 1 ? "s" : "")
-          + ", Kiln's pool, not shared: " + refusal + "; " + arrays + ")", true);
+      return onKilnPool(", not shared: " + refusal, arrays);
     }
     if (threading == BlasBackend.Threading.KILN) {
-      openblas_nolapack.blas_set_num_threads(1);
-      return new BlasBackend.Loaded("openblas (" + CpuExecutor.threads() + " threads, Kiln's pool; " + arrays + ")", true);
+      return onKilnPool("", arrays);
     }
     Integer wanted = threads();
     if (wanted != null) {
@@ -85,6 +82,14 @@ final class OpenBlasGemm {
     int threads = openblas_nolapack.blas_get_num_threads();
     return new BlasBackend.Loaded("openblas (" + (threads > 0 ? threads : before) + " threads, OpenBLAS's own; "
         + arrays + ")", false);
+  }
+
+  /** OpenBLAS single-threaded, each product cut into blocks on Kiln's pool ({@code why}: "" or why not shared). */
+  private static BlasBackend.Loaded onKilnPool(String why, String arrays) {
+    openblas_nolapack.blas_set_num_threads(1);
+    int threads = CpuExecutor.threads();
+    return new BlasBackend.Loaded("openblas (" + threads + " thread" + (threads > 1 ? "s" : "")
+        + ", Kiln's pool" + why + "; " + arrays + ")", true);
   }
 
   /**
