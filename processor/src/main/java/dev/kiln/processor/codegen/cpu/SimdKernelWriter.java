@@ -116,11 +116,12 @@ final class SimdKernelWriter {
         CodeBlock inner = emitter.closeScope();
         emitter.add(GridKernelWriter.gridLoop(op, k, vars.get(k), lo, hi, inner));
       }
+      m.addCode(loops.prologue());
       m.addCode(emitter.closeScope());
       outlined.addAll(loops.outlined());
     } else {
       String b = names.fresh(op.grid().get(0).var().name());
-      SimdLoops rowLoops = SimdLoops.of(jammed, names, reorderSums, op.name() + "$rows");
+      SimdLoops rowLoops = SimdLoops.of(jammed, names, reorderSums, op.name() + "$rows").splittingStores();
       CodeBlock[] rows = rowWorker(jammed, names, rowLoops, b);
       SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
       CodeBlock[] single = rowWorker(op, names, loops, b);
@@ -129,6 +130,7 @@ final class SimdKernelWriter {
           m.addCode(ScratchCode.allocation(op, a));
         }
       }
+      m.addCode(rowLoops.prologue()).addCode(loops.prologue());
       m.addCode(rows[0]).addCode(single[0]);
       m.addStatement("int $N = $N", b, lo);
       m.addComment("$L rows at a time, their loops fused: each row's sums in index order, side by side", RowJam.ROWS);

@@ -462,6 +462,17 @@ public final class SimdPlan {
    * writes must write its own elements, {@link AffineAnalysis#wholeTripsApart}). A single group where they cannot be split.
    */
   static List<List<Stmt>> independentStores(Stmt.Loop l) {
+    return independentStores(l, false);
+  }
+
+  /**
+   * {@link #independentStores(Stmt.Loop)}, where with {@code recomputeCheap} the groups may also
+   * share what each can cheaply compute again: loads, integer index arithmetic, and whatever does
+   * not change along the loop (a row's mean, {@code (float) N}). Four jammed rows' outputs of layer
+   * norm share the loads of {@code gamma[n]} and {@code beta[n]}; each row in a loop of its own
+   * loads them again, and is the same floats.
+   */
+  static List<List<Stmt>> independentStores(Stmt.Loop l, boolean recomputeCheap) {
     List<Stmt> body = l.body();
     Map<Param.Array, List<Expr>> at = storedIndices(l);
     int[] group = new int[body.size()];
@@ -494,6 +505,9 @@ public final class SimdPlan {
         }
         if (e.operands().isEmpty()) {
           continue; // a variable, a constant, a scalar parameter
+        }
+        if (recomputeCheap && (e instanceof Expr.Load || e.type().isIntegral() || !e.dependsOn(l.index()))) {
+          continue; // each group computes it again
         }
         Integer other = owner.putIfAbsent(e, i);
         if (other != null) {
