@@ -192,4 +192,41 @@ class SimdGenerationTest {
     // the sum loop's vectors store each row's exps; the rows' sums then read them back, in index order
     assertThat(simd).containsMatch("(s[a-z0-9_]*) = \\1 \\+ y\\[");
   }
+
+  private static final JavaFileObject NORM = JavaFileObjects.forSourceLines("demo.Norm",
+      "package demo;",
+      "import dev.kiln.*;",
+      "public final class Norm {",
+      "  @Operator public static void norm(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Shape(\"N\") float[] g,",
+      "      @Out @Shape(\"B, N\") float[] y) {",
+      "    for (@Parallel int b = 0; b < B; b++) {",
+      "      float s = 0f; for (int n = 0; n < N; n++) s += x[b * N + n];",
+      "      float m = s / N;",
+      "      float v = 0f; for (int n = 0; n < N; n++) { float d = x[b * N + n] - m; v += d * d; }",
+      "      for (int n = 0; n < N; n++) y[b * N + n] = (x[b * N + n] - m) * v * g[n];",
+      "    }",
+      "  }",
+      "}");
+
+  @Test
+  void aRowKernelAllocatesItsScratchOnceAndStoresJammedRowsOneAtATime() throws IOException {
+    Compilation c = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(NORM);
+    assertThat(c).succeeded();
+    String simd = c.generatedSourceFile("demo.NormSimdKernels").orElseThrow().getCharContent(true).toString();
+    String method = simd.substring(simd.indexOf("static void norm("));
+    method = method.substring(0, method.indexOf("\n  }\n"));
+    // the squared deviations' blocks of terms: four rows' and the last rows', before any loop
+    String prologue = method.substring(0, method.indexOf("int b = lo;"));
+    assertThat(prologue).containsMatch("(final float\\[\\] v\\w*Terms\\w* = new float\\[16 \\* SPECIES.length\\(\\)\\];\\s*){5}");
+    assertThat(method.substring(prologue.length())).doesNotContain("new float[");
+    // the output loop: the four rows' vectors one row after another, sharing only g's loads, then the tail
+    java.util.regex.Matcher start = java.util.regex.Pattern.compile("final int (start\\w*) = (n\\w*);").matcher(method);
+    assertThat(start.find()).isTrue();
+    String rest = method.substring(start.end());
+    assertThat(rest.split(start.group(2) + " = " + start.group(1) + ";", -1)).hasLength(3 + 1);
+    assertThat(rest.substring(rest.lastIndexOf(start.group(2) + " = " + start.group(1) + ";")))
+        .contains("for (; " + start.group(2) + " < end");
+    assertThat(method.split("FloatVector.fromArray\\(SPECIES, g, ", -1)).hasLength(4 + 1 + 1);
+  }
 }
