@@ -64,6 +64,24 @@ public final class Monoids {
     }
   }
 
+  /** The three largest values and their indices (a top-k of small k), by the static form {@code R.m(r[i], e)}. */
+  @Operator
+  public static void top3(@Dim int N, @Shape("N") float[] x, @Out @Reduce @Shape("1") Top3[] t) {
+    for (@Parallel int i = 0; i < N; i++) {
+      t[0] = Top3.merge(t[0], Top3.of(x[i], i));
+    }
+  }
+
+  /** Each row's three largest values and their columns: one record a row, the rows' workers apart. */
+  @Operator
+  public static void rowTop3(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Reduce @Shape("B") Top3[] t) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        t[b] = Top3.merge(t[b], Top3.of(x[b * N + n], n));
+      }
+    }
+  }
+
   /**
    * The log-sum-exp of each bucket's values, at an index read from data ({@code bucket[i]}), and
    * the overall statistics beside it: two arrays of records in one operator.

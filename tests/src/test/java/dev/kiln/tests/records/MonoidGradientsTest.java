@@ -115,6 +115,24 @@ class MonoidGradientsTest {
   }
 
   @Test
+  void topThreeSendsEachGradientToItsElement() {
+    int n = 10;
+    float[] x = {1f, 4f, -2f, 4f, 0f, 3f, 4f, 1f, 2f, 5f};
+    Top3[] t = {Top3.none()};
+    Monoids.top3(n, x, t);
+    org.junit.jupiter.api.Assertions.assertEquals(new Top3(5f, 9, 4f, 1, 4f, 3), t[0]);
+    float[] dx = new float[n];
+    MonoidsKernels.top3Grad(n, x, new float[] {t[0].v0()}, new int[] {t[0].i0()}, new float[] {t[0].v1()},
+        new int[] {t[0].i1()}, new float[] {t[0].v2()}, new int[] {t[0].i2()},
+        new float[] {2.5f}, new float[] {-1f}, new float[] {0.75f}, dx);
+    float[] want = new float[n];
+    want[9] = 2.5f;
+    want[1] = -1f;
+    want[3] = 0.75f; // the third 4 (index 6) is not among the three
+    org.junit.jupiter.api.Assertions.assertArrayEquals(want, dx);
+  }
+
+  @Test
   void logSumExpBucketsBesideWelford() {
     int n = 40;
     int k = 3;

@@ -64,6 +64,58 @@ class MonoidsCudaTest {
   }
 
   @Test
+  void topThreeOverAllWorkersAndByRows() {
+    int n = 300_000;
+    float[] x = Data.floats(23, n, -1f, 1f);
+    x[250_000] = 7f;
+    x[17] = 7f;
+    x[123_456] = 6f;
+    Top3[] plain = {Top3.none()};
+    Monoids.top3(n, x, plain);
+    int b = 50;
+    int cols = n / b;
+    Top3[] plainRows = new Top3[b];
+    java.util.Arrays.fill(plainRows, Top3.none());
+    Monoids.rowTop3(b, cols, x, plainRows);
+    CudaStream s = device.defaultStream();
+    try (DeviceFloatArray dx = device.upload(x);
+        DeviceFloatArray v0 = device.upload(new float[1]);
+        DeviceIntArray i0 = device.upload(new int[] {-1});
+        DeviceFloatArray v1 = device.upload(new float[1]);
+        DeviceIntArray i1 = device.upload(new int[] {-1});
+        DeviceFloatArray v2 = device.upload(new float[1]);
+        DeviceIntArray i2 = device.upload(new int[] {-1});
+        DeviceFloatArray rv0 = device.upload(new float[b]);
+        DeviceIntArray ri0 = device.upload(filled(b, -1));
+        DeviceFloatArray rv1 = device.upload(new float[b]);
+        DeviceIntArray ri1 = device.upload(filled(b, -1));
+        DeviceFloatArray rv2 = device.upload(new float[b]);
+        DeviceIntArray ri2 = device.upload(filled(b, -1))) {
+      MonoidsKernels.top3(s, n, dx, v0, i0, v1, i1, v2, i2);
+      MonoidsKernels.rowTop3(s, b, cols, dx, rv0, ri0, rv1, ri1, rv2, ri2);
+      Top3 got = new Top3(v0.download()[0], i0.download()[0], v1.download()[0], i1.download()[0], v2.download()[0],
+          i2.download()[0]);
+      assertEquals(plain[0], got, "an exact monoid: the loop's answer");
+      assertEquals(new Top3(7f, 17, 7f, 250_000, 6f, 123_456), got);
+      float[] a0 = rv0.download();
+      int[] b0 = ri0.download();
+      float[] a1 = rv1.download();
+      int[] b1 = ri1.download();
+      float[] a2 = rv2.download();
+      int[] b2 = ri2.download();
+      for (int r = 0; r < b; r++) {
+        assertEquals(plainRows[r], new Top3(a0[r], b0[r], a1[r], b1[r], a2[r], b2[r]), "row " + r);
+      }
+    }
+  }
+
+  private static int[] filled(int n, int value) {
+    int[] a = new int[n];
+    java.util.Arrays.fill(a, value);
+    return a;
+  }
+
+  @Test
   void rowsColumnsAndBucketsAgree() {
     int b = 64;
     int n = 500;

@@ -146,6 +146,70 @@ class MonoidsTest {
     assertEquals(new ArgMax(1000f, 3), seeded[0]);
   }
 
+  /** The three largest of {@code x[from, to)} with their offsets from {@code from}, by sorting: what {@link Top3} keeps. */
+  static Top3 sortedTop3(float[] x, int from, int to) {
+    Integer[] order = new Integer[to - from];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (p, q) -> x[from + p] != x[from + q] ? Float.compare(x[from + q], x[from + p]) : Integer.compare(p, q));
+    Top3 t = Top3.none();
+    for (int k = Math.min(3, order.length) - 1; k >= 0; k--) {
+      t = Top3.merge(t, Top3.of(x[from + order[k]], order[k]));
+    }
+    return t;
+  }
+
+  @Test
+  void aTopThreeIsTheSortedOrdersFirstThreeUnderAnyTree() {
+    int n = 1 << 21;
+    float[] x = Data.floats(15, n, -100f, 100f);
+    // ties across chunks: equal values at indices far apart, the lower index first
+    for (int i : new int[] {1_900_000, 7, 1_000_000, 1_300_000}) {
+      x[i] = 500f;
+    }
+    x[n - 1] = 600f;
+    Top3[] plain = {Top3.none()};
+    Monoids.top3(n, x, plain);
+    assertEquals(new Top3(600f, n - 1, 500f, 7, 500f, 1_000_000), plain[0]);
+    assertEquals(sortedTop3(x, 0, n), plain[0]);
+    assertTrue(CpuExecutor.chunks(n, 1) > 1, "the workers run as several chunks, each with its partial list");
+    Top3[] kernel = {Top3.none()};
+    MonoidsKernels.top3(n, x, kernel);
+    assertEquals(plain[0], kernel[0], "an exact monoid: the loop's answer");
+    int m = n - 54_321; // other chunks, another tree
+    Top3[] shorter = {Top3.none()};
+    MonoidsKernels.top3(m, java.util.Arrays.copyOf(x, m), shorter);
+    assertEquals(sortedTop3(x, 0, m), shorter[0]);
+    Top3[] seeded = {new Top3(550f, 3, 0f, -1, 0f, -1)}; // the array's own value takes part, as in the loop
+    MonoidsKernels.top3(n, x, seeded);
+    assertEquals(new Top3(600f, n - 1, 550f, 3, 500f, 7), seeded[0]);
+    Top3[] few = {Top3.none()}; // fewer values than slots: the rest stay empty
+    MonoidsKernels.top3(2, new float[] {-1f, 2f}, few);
+    assertEquals(new Top3(2f, 1, -1f, 0, 0f, -1), few[0]);
+  }
+
+  @Test
+  void eachRowsTopThree() {
+    int b = 37;
+    int n = 300;
+    float[] x = Data.floats(16, b * n, -5f, 5f);
+    for (int r = 0; r < b; r += 3) {
+      x[r * n + (r % n)] = 9f;
+      x[r * n + n - 1] = 9f; // a tie in the row: the lower column first
+    }
+    Top3[] plain = new Top3[b];
+    java.util.Arrays.fill(plain, Top3.none());
+    Monoids.rowTop3(b, n, x, plain);
+    Top3[] kernel = new Top3[b];
+    java.util.Arrays.fill(kernel, Top3.none());
+    MonoidsKernels.rowTop3(b, n, x, kernel);
+    for (int r = 0; r < b; r++) {
+      assertEquals(sortedTop3(x, r * n, (r + 1) * n), plain[r], "row " + r);
+      assertEquals(plain[r], kernel[r], "row " + r);
+    }
+  }
+
   @Test
   void bucketsChosenByDataAndTwoRecordArraysInOneOperator() {
     int n = 1 << 20;
