@@ -119,20 +119,20 @@ final class SimdLoops implements LoopLowering {
    * row kernel a loop starts once per row or four rows; allocating (and zeroing) a kilobyte of
    * terms there cost layer norm's forward kernel 10-15% of its time.
    */
-  private final List<CodeBlock> scratch = new ArrayList<>();
+  private final Map<String, CodeBlock> scratch = new LinkedHashMap<>();
 
   /** The scratch arrays used by the loop {@link #lower} is writing, passed on to it when it is outlined. */
   private List<String> loopScratch = List.of();
 
   /** The statements that allocate every loop's scratch arrays: the kernel method puts them before its loops. */
   CodeBlock prologue() {
-    return CodeBlock.join(scratch, "");
+    return CodeBlock.join(scratch.values(), "");
   }
 
   /** A new scratch array of {@code length} floats for the loop being written, allocated in {@link #prologue}. */
   private String scratchArray(String base, CodeBlock length) {
     String name = names.fresh(base);
-    scratch.add(CodeBlock.builder().addStatement("final float[] $N = new float[$L]", name, length).build());
+    scratch.put(name, CodeBlock.builder().addStatement("final float[] $N = new float[$L]", name, length).build());
     loopScratch.add(name);
     return name;
   }
@@ -416,9 +416,16 @@ final class SimdLoops implements LoopLowering {
     m.addParameter(TypeName.INT, loName).addParameter(TypeName.INT, hiName);
     args.add(emitter.expr(l.lo()));
     args.add(emitter.expr(l.hi()));
-    for (String a : loopScratch) { // the caller's scratch arrays, allocated once per call of the kernel
-      m.addParameter(ArrayTypeName.of(TypeName.FLOAT), a);
-      args.add(CodeBlock.of("$N", a));
+    // the caller's scratch arrays, allocated once per call of the kernel; in the method itself where
+    // they would take its parameters past the JVM's 255 slots
+    boolean passScratch = parameterSlots(captured.keySet(), carried.size()) + loopScratch.size() <= MAX_PARAMETER_SLOTS;
+    for (String a : loopScratch) {
+      if (passScratch) {
+        m.addParameter(ArrayTypeName.of(TypeName.FLOAT), a);
+        args.add(CodeBlock.of("$N", a));
+      } else {
+        m.addCode(scratch.remove(a));
+      }
     }
     for (Map.Entry<Expr.Var, String> c : captured.entrySet()) {
       m.addParameter(JavaTypes.of(c.getKey().type()), c.getValue());
@@ -449,6 +456,25 @@ final class SimdLoops implements LoopLowering {
       }
     }
     return site.build();
+  }
+
+  /** The most parameter slots a method may have (JVMS 4.3.3), less a margin. */
+  static final int MAX_PARAMETER_SLOTS = 250;
+
+  /**
+   * The parameter slots of the method {@link #outline} writes before its scratch arrays:
+   * the kernel's parameters, the loop's bounds, the captured values and the folds (a long or double two slots).
+   */
+  private int parameterSlots(Set<Expr.Var> captured, int folds) {
+    int slots = 2 + folds;
+    for (Param p : outlineFrom.params()) {
+      slots += JavaTypes.of(p).equals(TypeName.LONG) || JavaTypes.of(p).equals(TypeName.DOUBLE) ? 2 : 1;
+    }
+    for (Expr.Var v : captured) {
+      TypeName t = JavaTypes.of(v.type());
+      slots += t.equals(TypeName.LONG) || t.equals(TypeName.DOUBLE) ? 2 : 1;
+    }
+    return slots;
   }
 
   /**
