@@ -272,38 +272,14 @@ final class SimdLoops implements LoopLowering {
       lanes.add(acc);
     }
     if (readAfter) {
-      String start = names.fresh("start");
-      code.addStatement("final int $N = $N", start, k);
-      List<List<Stmt>> groups = SimdPlan.independentStores(l);
-      for (int g = 0; g < groups.size(); g++) {
-        if (g > 0) {
-          code.addStatement("$N = $N", k, start);
-        }
-        Stmt.Loop part = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), List.of(),
-            groups.get(g), l.origin());
-        code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
-        step(part, outer, List.of(), List.of(), List.of(), List.of(), null, k, code);
-        code.endControlFlow();
-      }
+      String start = storeGroups(l, SimdPlan.independentStores(l), outer, k, vectorEnd, code);
       addTerms(l, outer, folds, carried, lanes, readBack, storedTerms, start, vectorEnd, code);
     } else if (splitStores && folds.isEmpty() && SimdPlan.independentStores(l, true).size() >= 2) {
       // Jammed rows' stores only (layer norm's outputs): each row's vectors in a loop of its own,
       // then the last iterations together. Four rows of a power-of-two length side by side load
       // and store at addresses 4 KB apart, which the core takes for the same (4K aliasing): layer
       // norm's output pass ran 1.5x slower than one row at a time.
-      String start = names.fresh("start");
-      code.addStatement("final int $N = $N", start, k);
-      List<List<Stmt>> groups = SimdPlan.independentStores(l, true);
-      for (int g = 0; g < groups.size(); g++) {
-        if (g > 0) {
-          code.addStatement("$N = $N", k, start);
-        }
-        Stmt.Loop part = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), List.of(),
-            groups.get(g), l.origin());
-        code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
-        step(part, outer, List.of(), List.of(), List.of(), List.of(), null, k, code);
-        code.endControlFlow();
-      }
+      storeGroups(l, SimdPlan.independentStores(l, true), outer, k, vectorEnd, code);
     } else if (blocked) {
       // A block of vectors at a time: per-lane folds as vectors, each in-order fold's terms kept
       // in a row of their own (or read where the loop loads them); then the
@@ -390,6 +366,28 @@ final class SimdLoops implements LoopLowering {
       emitter.bind(folds.get(i).carried().result(), carried.get(i), emitter.depth());
     }
     return true;
+  }
+
+  /**
+   * The vectors of {@code l}'s stores, each group of {@code groups} in a loop of its own from the
+   * loop's first index ({@code k} then stands at {@code vectorEnd}); returns the name holding that
+   * first index.
+   */
+  private String storeGroups(Stmt.Loop l, List<List<Stmt>> groups, Function<Expr.Var, CodeBlock> outer, String k,
+      String vectorEnd, CodeBlock.Builder code) {
+    String start = names.fresh("start");
+    code.addStatement("final int $N = $N", start, k);
+    for (int g = 0; g < groups.size(); g++) {
+      if (g > 0) {
+        code.addStatement("$N = $N", k, start);
+      }
+      Stmt.Loop part = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), List.of(),
+          groups.get(g), l.origin());
+      code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
+      step(part, outer, List.of(), List.of(), List.of(), List.of(), null, k, code);
+      code.endControlFlow();
+    }
+    return start;
   }
 
   /**
