@@ -229,4 +229,53 @@ class SimdGenerationTest {
         .contains("for (; " + start.group(2) + " < end");
     assertThat(method.split("FloatVector.fromArray\\(SPECIES, g, ", -1)).hasLength(4 + 1 + 1);
   }
+
+  /**
+   * An operator with {@code extra} unused float parameters and a row kernel whose loops are each
+   * outlined (four vectorised loops), the first with two blocked in-order sums: eight term arrays
+   * for four jammed rows. With 236 extra parameters the outlined loops take about 250 parameter
+   * slots, more than the JVM's 255 with their term arrays (javac: "too many parameters").
+   */
+  private static JavaFileObject wide(int extra) {
+    StringBuilder params = new StringBuilder();
+    for (int i = 0; i < extra; i++) {
+      params.append(", float p").append(i);
+    }
+    return JavaFileObjects.forSourceLines("demo.Wide",
+        "package demo;",
+        "import dev.kiln.*;",
+        "public final class Wide {",
+        "  @Operator public static void wide(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x" + params + ",",
+        "      @Out @Shape(\"B, N\") float[] y, @Out @Shape(\"B\") float[] z) {",
+        "    for (@Parallel int b = 0; b < B; b++) {",
+        "      float s = 0f; float t = 0f;",
+        "      for (int n = 0; n < N; n++) { float d = x[b * N + n] * 3f; s += d * d; t += d * 0.5f; }",
+        "      float u = 0f; for (int n = 0; n < N; n++) u += x[b * N + n] * s;",
+        "      float v = 0f; for (int n = 0; n < N; n++) v += x[b * N + n] * t;",
+        "      z[b] = t + u + v;",
+        "      for (int n = 0; n < N; n++) y[b * N + n] = x[b * N + n] * s;",
+        "    }",
+        "  }",
+        "}");
+  }
+
+  @Test
+  void anOutlinedLoopKeepsItsScratchWhenPassingItWouldExceedTheJvmsParameterSlots() throws IOException {
+    Compilation few = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(wide(2));
+    assertThat(few).succeeded();
+    String passed = few.generatedSourceFile("demo.WideSimdKernels").orElseThrow().getCharContent(true).toString();
+    String loop = passed.substring(passed.indexOf("private static float[] wide$rows$loop0("));
+    loop = loop.substring(0, loop.indexOf("\n  }\n"));
+    assertThat(loop).contains("float[] sTerms");
+    assertThat(loop).doesNotContain("new float[16");
+
+    Compilation many = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(wide(236));
+    assertThat(many).succeeded(); // with its eight term arrays as parameters the method would not compile
+    String kept = many.generatedSourceFile("demo.WideSimdKernels").orElseThrow().getCharContent(true).toString();
+    String loop0 = kept.substring(kept.indexOf("private static float[] wide$rows$loop0("));
+    loop0 = loop0.substring(0, loop0.indexOf("\n  }\n"));
+    assertThat(loop0).containsMatch("final float\\[\\] sTerms\\w* = new float\\[16 \\* SPECIES.length\\(\\)\\];");
+  }
 }
