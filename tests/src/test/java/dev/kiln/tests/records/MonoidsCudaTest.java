@@ -74,8 +74,7 @@ class MonoidsCudaTest {
     Monoids.top3(n, x, plain);
     int b = 50;
     int cols = n / b;
-    Top3[] plainRows = new Top3[b];
-    java.util.Arrays.fill(plainRows, Top3.none());
+    Top3[] plainRows = MonoidsTest.noTop3s(b);
     Monoids.rowTop3(b, cols, x, plainRows);
     CudaStream s = device.defaultStream();
     try (DeviceFloatArray dx = device.upload(x);

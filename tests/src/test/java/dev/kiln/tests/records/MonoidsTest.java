@@ -29,6 +29,13 @@ class MonoidsTest {
     return s;
   }
 
+  /** {@code n} empty top-three lists, where each element of a reduction starts. */
+  static Top3[] noTop3s(int n) {
+    Top3[] t = new Top3[n];
+    java.util.Arrays.fill(t, Top3.none());
+    return t;
+  }
+
   /** Count, mean and variance of {@code x} in double precision, two passes. */
   static double[] exact(float[] x, int from, int to, int stride) {
     double n = 0;
@@ -198,11 +205,9 @@ class MonoidsTest {
       x[r * n + (r % n)] = 9f;
       x[r * n + n - 1] = 9f; // a tie in the row: the lower column first
     }
-    Top3[] plain = new Top3[b];
-    java.util.Arrays.fill(plain, Top3.none());
+    Top3[] plain = noTop3s(b);
     Monoids.rowTop3(b, n, x, plain);
-    Top3[] kernel = new Top3[b];
-    java.util.Arrays.fill(kernel, Top3.none());
+    Top3[] kernel = noTop3s(b);
     MonoidsKernels.rowTop3(b, n, x, kernel);
     for (int r = 0; r < b; r++) {
       assertEquals(sortedTop3(x, r * n, (r + 1) * n), plain[r], "row " + r);

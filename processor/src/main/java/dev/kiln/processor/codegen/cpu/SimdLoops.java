@@ -271,15 +271,16 @@ final class SimdLoops implements LoopLowering {
       }
       lanes.add(acc);
     }
+    List<List<Stmt>> rowStores = splitStores && folds.isEmpty() ? SimdPlan.independentStores(l, true) : List.of();
     if (readAfter) {
       String start = storeGroups(l, SimdPlan.independentStores(l), outer, k, vectorEnd, code);
       addTerms(l, outer, folds, carried, lanes, readBack, storedTerms, start, vectorEnd, code);
-    } else if (splitStores && folds.isEmpty() && SimdPlan.independentStores(l, true).size() >= 2) {
+    } else if (rowStores.size() >= 2) {
       // Jammed rows' stores only (layer norm's outputs): each row's vectors in a loop of its own,
       // then the last iterations together. Four rows of a power-of-two length side by side load
       // and store at addresses 4 KB apart, which the core takes for the same (4K aliasing): layer
       // norm's output pass ran 1.5x slower than one row at a time.
-      storeGroups(l, SimdPlan.independentStores(l, true), outer, k, vectorEnd, code);
+      storeGroups(l, rowStores, outer, k, vectorEnd, code);
     } else if (blocked) {
       // A block of vectors at a time: per-lane folds as vectors, each in-order fold's terms kept
       // in a row of their own (or read where the loop loads them); then the
@@ -466,13 +467,17 @@ final class SimdLoops implements LoopLowering {
   private int parameterSlots(Set<Expr.Var> captured, int folds) {
     int slots = 2 + folds;
     for (Param p : outlineFrom.params()) {
-      slots += JavaTypes.of(p).equals(TypeName.LONG) || JavaTypes.of(p).equals(TypeName.DOUBLE) ? 2 : 1;
+      slots += slots(JavaTypes.of(p));
     }
     for (Expr.Var v : captured) {
-      TypeName t = JavaTypes.of(v.type());
-      slots += t.equals(TypeName.LONG) || t.equals(TypeName.DOUBLE) ? 2 : 1;
+      slots += slots(JavaTypes.of(v.type()));
     }
     return slots;
+  }
+
+  /** The parameter slots a value of type {@code t} takes: two for a long or a double, else one. */
+  private static int slots(TypeName t) {
+    return t.equals(TypeName.LONG) || t.equals(TypeName.DOUBLE) ? 2 : 1;
   }
 
   /**

@@ -40,6 +40,20 @@ class SimdGenerationTest {
     return c;
   }
 
+  /** {@code source} compiled with the Vector API (no nvcc), which must succeed. */
+  private static Compilation compileWithVectors(JavaFileObject source) {
+    Compilation c = javac().withProcessors(new KilnProcessor())
+        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(source);
+    assertThat(c).succeeded();
+    return c;
+  }
+
+  /** The text of the generated method of {@code source} that starts with {@code header}, to its closing brace. */
+  private static String method(String source, String header) {
+    String from = source.substring(source.indexOf(header));
+    return from.substring(0, from.indexOf("\n  }\n"));
+  }
+
   private static String text(Compilation c, StandardLocation where, String path) throws IOException {
     return c.generatedFile(where, path).orElseThrow().getCharContent(true).toString();
   }
@@ -175,9 +189,7 @@ class SimdGenerationTest {
 
   @Test
   void aCallIsKeptForALaterLoopOnlyWhereItIsSafeAndRowsJamOnlyWithRowFreeBounds() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(ROWS);
-    assertThat(c).succeeded();
+    Compilation c = compileWithVectors(ROWS);
     String listing = text(c, StandardLocation.CLASS_OUTPUT, "META-INF/kiln/demo/RowOps.ir.txt");
     assertThat(listing).contains(
         "simd softmax: yes, 2 of 2 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
@@ -210,12 +222,9 @@ class SimdGenerationTest {
 
   @Test
   void aRowKernelAllocatesItsScratchOnceAndStoresJammedRowsOneAtATime() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(NORM);
-    assertThat(c).succeeded();
+    Compilation c = compileWithVectors(NORM);
     String simd = c.generatedSourceFile("demo.NormSimdKernels").orElseThrow().getCharContent(true).toString();
-    String method = simd.substring(simd.indexOf("static void norm("));
-    method = method.substring(0, method.indexOf("\n  }\n"));
+    String method = method(simd, "static void norm(");
     // the squared deviations' blocks of terms: four rows' and the last rows', before any loop
     String prologue = method.substring(0, method.indexOf("int b = lo;"));
     assertThat(prologue).containsMatch("(final float\\[\\] v\\w*Terms\\w* = new float\\[16 \\* SPECIES.length\\(\\)\\];\\s*){5}");
@@ -261,21 +270,16 @@ class SimdGenerationTest {
 
   @Test
   void anOutlinedLoopKeepsItsScratchWhenPassingItWouldExceedTheJvmsParameterSlots() throws IOException {
-    Compilation few = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(wide(2));
-    assertThat(few).succeeded();
+    Compilation few = compileWithVectors(wide(2));
     String passed = few.generatedSourceFile("demo.WideSimdKernels").orElseThrow().getCharContent(true).toString();
-    String loop = passed.substring(passed.indexOf("private static float[] wide$rows$loop0("));
-    loop = loop.substring(0, loop.indexOf("\n  }\n"));
+    String loop = method(passed, "private static float[] wide$rows$loop0(");
     assertThat(loop).contains("float[] sTerms");
     assertThat(loop).doesNotContain("new float[16");
 
-    Compilation many = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(wide(236));
-    assertThat(many).succeeded(); // with its eight term arrays as parameters the method would not compile
+    // with its term arrays as parameters the method would not compile: compileWithVectors asserts it does
+    Compilation many = compileWithVectors(wide(236));
     String kept = many.generatedSourceFile("demo.WideSimdKernels").orElseThrow().getCharContent(true).toString();
-    String loop0 = kept.substring(kept.indexOf("private static float[] wide$rows$loop0("));
-    loop0 = loop0.substring(0, loop0.indexOf("\n  }\n"));
+    String loop0 = method(kept, "private static float[] wide$rows$loop0(");
     assertThat(loop0).containsMatch("final float\\[\\] sTerms\\w* = new float\\[16 \\* SPECIES.length\\(\\)\\];");
   }
 }
