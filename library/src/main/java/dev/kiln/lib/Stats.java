@@ -11,8 +11,8 @@ import dev.kiln.Shape;
  * Statistics in one pass by a user monoid ({@link MeanVar}): each worker's value is combined into
  * the output's record; chunks of workers keep partial records, which Kiln combines by {@link
  * MeanVar#combine} in a fixed tree, so repeated runs give the same bits. Start each output element
- * at {@link MeanVar#empty()} (or at a summary to extend). No derived gradients (a record's
- * combining method is not differentiated).
+ * at {@link MeanVar#empty()} (or at a summary to extend). Their gradients are derived through
+ * {@link MeanVar}'s {@code @ElementGradient} method ({@code meanVarGrad}, {@code columnMeanVarGrad}).
  */
 public final class Stats {
   private Stats() {}

@@ -56,6 +56,8 @@ final class CompositeLowering {
   private final Trees trees;
   private final Map<String, Poly> sizes = new HashMap<>();
   private final Map<String, CompositeIr.Temp> temps = new LinkedHashMap<>();
+  /** Temporaries {@code R[] t = new R[n]} of a record: the record and one temporary a component, in order. */
+  private final Map<String, RecordTemp> recordTemps = new LinkedHashMap<>();
   private final List<CompositeIr.Call> calls = new ArrayList<>();
   private final Map<String, Integer> callCounts = new HashMap<>();
 
@@ -140,6 +142,13 @@ final class CompositeLowering {
       temps.put(name, new CompositeIr.Temp(name, type, length, TreeRef.of(v)));
       return;
     }
+    if (v.getInitializer() instanceof NewArrayTree n && n.getDimensions().size() == 1 && n.getInitializers() == null
+        && trees.getElement(trees.getPath(op.unit(), v)) instanceof javax.lang.model.element.VariableElement local
+        && local.asType() instanceof javax.lang.model.type.ArrayType array
+        && RecordType.recordElement(array.getComponentType()) != null) {
+      recordTemp(v, name, RecordType.recordElement(array.getComponentType()), size(n.getDimensions().get(0)));
+      return;
+    }
     if (v.getType() instanceof PrimitiveTypeTree t && t.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.INT
         && v.getInitializer() != null) {
       sizes.put(name, size(v.getInitializer()));
@@ -147,6 +156,39 @@ final class CompositeLowering {
     }
     throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "the declaration of '" + name + "'");
   }
+
+  /**
+   * A temporary of records, {@code R[] t = new R[n]}: one temporary of numbers a component, named
+   * {@code t_<component>} as launchers name a record parameter's component arrays.
+   */
+  private void recordTemp(VariableTree v, String name, javax.lang.model.element.TypeElement record, Poly length) {
+    if (temps.containsKey(name) || recordTemps.containsKey(name)) {
+      throw new KilnDiagnostic(v, Message.COMPOSITE_STATEMENT, "a second temporary named '" + name + "'");
+    }
+    List<String> components = new ArrayList<>();
+    for (javax.lang.model.element.RecordComponentElement c : record.getRecordComponents()) {
+      ScalarType type = SignatureReader.componentType(c);
+      if (type == null) {
+        throw new KilnDiagnostic(v, Message.RECORD_ARRAY_FORM, "the component '" + c.getSimpleName() + "' of "
+            + record.getSimpleName() + " is a " + c.asType() + ", and the components of a record in an array are"
+            + " float, double, int or long");
+      }
+      String component = name + "_" + c.getSimpleName();
+      if (temps.containsKey(component) || signature.param(component) != null || sizes.containsKey(component)) {
+        throw new KilnDiagnostic(v, Message.RECORD_ARRAY_FORM, "the temporary of the components '" + c.getSimpleName()
+            + "' of '" + name + "' would be named '" + component + "', as another array or size is (rename one)");
+      }
+      temps.put(component, new CompositeIr.Temp(component, type, length, TreeRef.of(v)));
+      components.add(component);
+    }
+    if (components.isEmpty()) {
+      throw new KilnDiagnostic(v, Message.RECORD_ARRAY_FORM, record.getSimpleName() + " has no components");
+    }
+    recordTemps.put(name, new RecordTemp(SignatureReader.binaryName(record), record.getSimpleName().toString(), components));
+  }
+
+  /** An array of records of the composite: the record's binary and simple names, its components' arrays in order. */
+  private record RecordTemp(String recordClass, String simpleName, List<String> components) {}
 
   /** A size expression: @Dim parameters, int sizes declared before, int literals, + - * and parentheses. */
   private Poly size(ExpressionTree e) {
@@ -181,25 +223,24 @@ final class CompositeLowering {
     if (element.getReturnType().getKind().isPrimitive()) {
       throw elementwiseCall(call, element);
     }
-    for (var p : element.getParameters()) {
-      if (p.asType() instanceof javax.lang.model.type.ArrayType array
-          && RecordType.recordElement(array.getComponentType()) != null) {
-        throw new KilnDiagnostic(call, Message.RECORD_ARRAY_FORM, "a composite calls " + element.getSimpleName()
-            + ", which reduces into the array of records '" + p.getSimpleName() + "' (composites pass arrays of"
-            + " numbers; call it from Java)");
-      }
-    }
     OperatorIr ir = callees.operator(element, call);
-    List<? extends ExpressionTree> args = call.getArguments();
+    List<? extends ExpressionTree> sourceArgs = call.getArguments();
     List<Param> params = ir.params();
-    if (args.size() != params.size()) {
+    if (sourceArgs.size() != element.getParameters().size()) {
       throw new KilnDiagnostic(call, Message.ARGUMENT_MISMATCH, element.getSimpleName(),
-          "it takes " + params.size() + " arguments, not " + args.size());
+          "it takes " + element.getParameters().size() + " arguments, not " + sourceArgs.size());
+    }
+    // one argument per IR parameter: a record array's argument once for each of its components
+    List<ExpressionTree> args = new ArrayList<>();
+    for (Param p : params) {
+      args.add(sourceArgs.get(p.position()));
     }
     Map<String, Poly> dims = new LinkedHashMap<>();
     List<CompositeIr.Arg> bound = new ArrayList<>();
     for (int i = 0; i < params.size(); i++) {
-      bound.add(argument(ir, params.get(i), args.get(i), dims));
+      bound.add(params.get(i) instanceof Param.Array a && a.record() != null
+          ? recordArgument(ir, a, args.get(i))
+          : argument(ir, params.get(i), args.get(i), dims));
     }
     for (int i = 0; i < params.size(); i++) {
       if (params.get(i) instanceof Param.Array a && bound.get(i) instanceof CompositeIr.Arg.Tensor t) {
@@ -207,6 +248,7 @@ final class CompositeLowering {
       }
     }
     checkWrites(ir, bound, args, call);
+    checkRecordsFilled(ir, bound, args);
     long line = line(call);
     if (ir instanceof OperatorIr.Grid grid) {
       calls.add(new CompositeIr.Call(nextId(ir.name()), grid, dims, bound, TreeRef.of(call), line));
@@ -278,6 +320,68 @@ final class CompositeLowering {
             ? "pass a scalar parameter of the composite, a literal, or a size made of @Dim parameters, int sizes,"
                 + " int literals, +, - and *"
             : "pass a scalar parameter of the composite or a literal");
+  }
+
+  /** The temporary of one component of a record temporary passed for a callee's array of records. */
+  private CompositeIr.Arg recordArgument(OperatorIr callee, Param.Array component, ExpressionTree arg) {
+    Param.RecordSlot slot = component.record();
+    ExpressionTree e = arg instanceof ParenthesizedTree pt ? pt.getExpression() : arg;
+    String name = e instanceof IdentifierTree id ? id.getName().toString() : null;
+    RecordTemp temp = name == null ? null : recordTemps.get(name);
+    Signature.RecordArray own = name == null ? null : signature.recordArray(name);
+    if (temp == null && own != null) {
+      List<String> components = own.components().stream().map(Param.Array::name).toList();
+      temp = new RecordTemp(SignatureReader.binaryName(own.record()), own.record().getSimpleName().toString(), components);
+    }
+    if (temp != null) {
+      if (!temp.recordClass().equals(slot.recordClass())) {
+        throw new KilnDiagnostic(arg, Message.COMPOSITE_ARGUMENT, arg, callee.name(), slot.param(),
+            "'" + e + "' holds " + temp.simpleName() + " records, and '" + slot.param() + "' takes "
+                + slot.recordNames().get(slot.recordNames().size() - 1) + " records");
+      }
+      return new CompositeIr.Arg.Tensor(temp.components().get(slot.index()));
+    }
+    throw new KilnDiagnostic(arg, Message.COMPOSITE_ARGUMENT, arg, callee.name(), slot.param(),
+        "pass an array of records of the composite (a parameter, or a temporary R[] t = new R[n]), by name");
+  }
+
+  /**
+   * A record temporary starts as nulls in Java, and the records of the composite's own {@code @Out}
+   * array are the caller's, which its launcher does not copy in: a call that reads either or combines
+   * into it needs an earlier call to have written its records (an @Out array of records written as
+   * {@code r[i] = e}).
+   */
+  private void checkRecordsFilled(OperatorIr callee, List<CompositeIr.Arg> bound, List<ExpressionTree> args) {
+    List<Param> params = callee.params();
+    for (int i = 0; i < params.size(); i++) {
+      if (params.get(i) instanceof Param.Array a && a.record() != null && a.role() != ArrayRole.OUT
+          && bound.get(i) instanceof CompositeIr.Arg.Tensor t && startsUnwritten(t.name()) && !writtenSoFar(t.name())) {
+        String record = a.record().param();
+        throw new KilnDiagnostic(args.get(i), Message.RECORD_ARRAY_FORM, "'" + args.get(i) + "' is passed to "
+            + callee.name() + (a.role() == ArrayRole.REDUCE ? ", which combines into" : ", which reads") + " '" + record
+            + "', before any call writes its records: a new array of records holds nulls in Java, and a composite's"
+            + " @Out array is not read from its caller (fill it first with an operator that writes each record as "
+            + record + "[i] = e, e.g. the record's identity; or make the composite's array @Out @Reduce)");
+      }
+    }
+  }
+
+  /** A component of a record temporary, or of the composite's own {@code @Out} (not {@code @Reduce}) array of records. */
+  private boolean startsUnwritten(String tensor) {
+    return temps.containsKey(tensor)
+        || signature.param(tensor) instanceof Param.Array own && own.record() != null && own.role() == ArrayRole.OUT;
+  }
+
+  private boolean writtenSoFar(String tensor) {
+    for (CompositeIr.Call c : calls) {
+      for (int i = 0; i < c.args().size(); i++) {
+        if (c.args().get(i) instanceof CompositeIr.Arg.Tensor t && t.name().equals(tensor)
+            && ((Param.Array) c.callee().params().get(i)).role() != ArrayRole.IN) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static Double literal(ExpressionTree e) {

@@ -132,11 +132,6 @@ public final class FrontEnd implements Inliner, CompositeLowering.Callees {
           signature.params(), signature.resultType(), lowering.result(), state.exprNames);
     }
     if (CompositeLowering.isComposite(body.getStatements(), state.names)) {
-      if (!signature.recordArrays().isEmpty()) {
-        Signature.RecordArray r = signature.recordArrays().get(0);
-        throw new KilnDiagnostic(op.tree().getParameters().get(r.position()), Message.RECORD_ARRAY_FORM,
-            "'" + r.name() + "' is an array of records in a composite (composites pass arrays of numbers)");
-      }
       CompositeIr composite = new CompositeLowering(reporter, op, signature, state.names, this, trees).lower(body.getStatements());
       if (composite == null) {
         return null;

@@ -113,7 +113,14 @@ public final class SignatureReader {
    * is wrong with it.
    */
   /** {@code pkg.Outer$Inner}: the package and the simple names of the record and its enclosing classes. */
-  private static String binaryName(javax.lang.model.element.TypeElement type) {
+  /** The type of a record component in an array of records: float, double, int or long; null for any other. */
+  static ScalarType componentType(javax.lang.model.element.RecordComponentElement c) {
+    ScalarType type = ScalarType.ofJavaName(c.asType().toString());
+    return type == ScalarType.FLOAT || type == ScalarType.DOUBLE || type == ScalarType.INT || type == ScalarType.LONG
+        ? type : null;
+  }
+
+  static String binaryName(javax.lang.model.element.TypeElement type) {
     StringBuilder names = new StringBuilder(type.getSimpleName());
     javax.lang.model.element.Element e = type.getEnclosingElement();
     for (; e instanceof javax.lang.model.element.TypeElement t; e = e.getEnclosingElement()) {
@@ -151,9 +158,8 @@ public final class SignatureReader {
     }
     List<Param.Array> components = new ArrayList<>();
     for (javax.lang.model.element.RecordComponentElement c : record.getRecordComponents()) {
-      ScalarType type = ScalarType.ofJavaName(c.asType().toString());
-      if (type == null || !(type == ScalarType.FLOAT || type == ScalarType.DOUBLE || type == ScalarType.INT
-          || type == ScalarType.LONG)) {
+      ScalarType type = componentType(c);
+      if (type == null) {
         reporter.report(tree, op.unit(), Message.RECORD_ARRAY_FORM,
             "the component '" + c.getSimpleName() + "' of " + record.getSimpleName() + " is a " + c.asType()
                 + ", and the components of a record in an array parameter are float, double, int or long");

@@ -75,6 +75,9 @@ final class Group {
       } else if (s instanceof Stmt.Accumulate a) {
         written.add(a.array());
         reduces = true;
+      } else if (s instanceof Stmt.Combine c) {
+        written.addAll(c.arrays());
+        reduces = true;
       } else {
         collect(((Stmt.Loop) s).body());
       }
@@ -100,7 +103,8 @@ final class Group {
   private static int writes(List<Stmt> stmts, Param.Array a) {
     int n = 0;
     for (Stmt s : stmts) {
-      if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a) {
+      if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a
+          || s instanceof Stmt.Combine c && c.arrays().contains(a)) {
         n++;
       } else if (s instanceof Stmt.Loop l) {
         n += writes(l.body(), a);
@@ -111,7 +115,7 @@ final class Group {
 
   static boolean accumulates(List<Stmt> stmts) {
     for (Stmt s : stmts) {
-      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Loop l && accumulates(l.body())) {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine || s instanceof Stmt.Loop l && accumulates(l.body())) {
         return true;
       }
     }

@@ -124,6 +124,10 @@ final class KernelFinisher {
         } else if (s instanceof Stmt.Accumulate a) {
           accumulated.add(a.array());
           exprs(a.index(), a.value(), a.guard());
+        } else if (s instanceof Stmt.Combine c) {
+          accumulated.addAll(c.arrays());
+          exprs(c.index(), c.guard());
+          c.values().forEach(this::exprs);
         } else {
           Stmt.Loop l = (Stmt.Loop) s;
           exprs(l.lo(), l.hi(), l.guard());

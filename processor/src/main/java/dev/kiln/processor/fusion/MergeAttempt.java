@@ -247,6 +247,8 @@ final class MergeAttempt {
         out.add(st.array());
       } else if (s instanceof Stmt.Accumulate a) {
         out.add(a.array());
+      } else if (s instanceof Stmt.Combine c) {
+        out.addAll(c.arrays());
       } else {
         out.addAll(written(((Stmt.Loop) s).body()));
       }

@@ -375,7 +375,7 @@ public final class Merger {
       return "'" + t.name() + "' is an output";
     }
     for (Stmt s : inst.body()) {
-      if (s instanceof Stmt.Accumulate a && a.array() == t) {
+      if (s instanceof Stmt.Accumulate a && a.array() == t || s instanceof Stmt.Combine c && c.arrays().contains(t)) {
         return "'" + t.name() + "' is a @Reduce result of " + inst.id();
       }
       if (s instanceof Stmt.Loop l && DeadStores.writes(l.body(), t)) {
@@ -395,6 +395,9 @@ public final class Merger {
         roots.addAll(List.of(st.index(), st.value(), st.guard()));
       } else if (s instanceof Stmt.Accumulate a) {
         roots.addAll(List.of(a.index(), a.value(), a.guard()));
+      } else if (s instanceof Stmt.Combine c) {
+        roots.addAll(List.of(c.index(), c.guard()));
+        roots.addAll(c.values());
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         roots.addAll(List.of(l.lo(), l.hi(), l.guard()));
@@ -419,6 +422,21 @@ public final class Merger {
     }
   }
 
+  /**
+   * A user monoid's combine reads every component of the record it updates: when one component is
+   * live, all are (else a store of the record's starting value into a component nobody else reads
+   * would be dropped, and the combine would start that component from zero).
+   */
+  private static void wholeRecords(List<Stmt> body, Set<Param.Array> live) {
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Combine c && c.arrays().stream().anyMatch(live::contains)) {
+        live.addAll(c.arrays());
+      } else if (s instanceof Stmt.Loop l) {
+        wholeRecords(l.body(), live);
+      }
+    }
+  }
+
   static void collectLoads(List<Stmt> body, Set<Param.Array> out) {
     Map<Param.Array, Integer> uses = new LinkedHashMap<>();
     countLoads(body, uses, new java.util.HashSet<>());
@@ -434,6 +452,9 @@ public final class Merger {
       Set<Param.Array> next = new LinkedHashSet<>();
       for (List<Stmt> b : bodies) {
         collectLoads(b, next);
+      }
+      for (List<Stmt> b : bodies) {
+        wholeRecords(b, next);
       }
       Set<Param.Array> keep = next;
       bodies.replaceAll(b -> DeadStores.prune(b, a -> !tensors.isTemp(a) || keep.contains(a)));

@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,10 +37,10 @@ final class RowReductions {
    */
   static Group owned(Group g, List<Poly> consumer, ExprFactory f, Map<String, Param.Scalar> dims, IntSupplier loopIds,
       java.util.function.Predicate<Param.Array> zeroed) {
-    List<Stmt.Accumulate> sums = new ArrayList<>();
+    List<Stmt> sums = new ArrayList<>();
     for (Stmt s : g.body) {
-      if (s instanceof Stmt.Accumulate a) {
-        sums.add(a);
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
+        sums.add(s);
       } else if (s instanceof Stmt.Loop l && Group.accumulates(l.body())) {
         return null; // accumulated inside a sequential loop of the worker: not this shape
       }
@@ -48,11 +49,16 @@ final class RowReductions {
       return null;
     }
     // every accumulation by the same leading dimensions (reductions by different numbers are left as they are)
-    int keep = rowsOf(sums.get(0), g);
+    int keep = rowsOf(index(sums.get(0)), g);
     Set<Param.Array> arrays = new HashSet<>();
-    for (Stmt.Accumulate a : sums) {
-      if (keep < 1 || rowsOf(a, g) != keep || !arrays.add(a.array()) || reads(g.body, a.array())) {
+    for (Stmt a : sums) {
+      if (keep < 1 || rowsOf(index(a), g) != keep) {
         return null;
+      }
+      for (Param.Array array : arrays(a)) {
+        if (!arrays.add(array) || reads(g.body, array)) {
+          return null;
+        }
       }
     }
     if (keep >= g.grid.size() || consumer.size() < keep || !consumer.subList(0, keep).equals(g.extents.subList(0, keep))) {
@@ -65,10 +71,10 @@ final class RowReductions {
       nest.add(l);
       inner = l.body();
     }
-    List<Stmt.Accumulate> mapped = new ArrayList<>();
+    List<Stmt> mapped = new ArrayList<>();
     for (Stmt s : inner) {
-      if (s instanceof Stmt.Accumulate a) {
-        mapped.add(a);
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
+        mapped.add(s);
       }
     }
     List<Stmt> top = new ArrayList<>();
@@ -80,13 +86,23 @@ final class RowReductions {
     return demoted;
   }
 
+  /** The element an accumulation or a user monoid's combine updates. */
+  private static Expr index(Stmt s) {
+    return s instanceof Stmt.Accumulate a ? a.index() : ((Stmt.Combine) s).index();
+  }
+
+  /** The arrays it updates: one, or one a component of the record. */
+  private static List<Param.Array> arrays(Stmt s) {
+    return s instanceof Stmt.Accumulate a ? List.of(a.array()) : ((Stmt.Combine) s).arrays();
+  }
+
   /**
-   * The number of leading grid dimensions that {@code a}'s element is a row-major index of (its
-   * affine index is a constant plus those variables times their row-major strides, so each worker
-   * of the leading dimensions owns one element), or 0 when it is not such an index.
+   * The number of leading grid dimensions that {@code index} is a row-major index of (its affine
+   * form is a constant plus those variables times their row-major strides, so each worker of the
+   * leading dimensions owns one element), or 0 when it is not such an index.
    */
-  private static int rowsOf(Stmt.Accumulate a, Group g) {
-    Affine index = AffineAnalysis.affine(a.index());
+  private static int rowsOf(Expr element, Group g) {
+    Affine index = AffineAnalysis.affine(element);
     if (index == null) {
       return 0;
     }
@@ -111,57 +127,97 @@ final class RowReductions {
 
   /**
    * The statements of loop level {@code level} of {@code nest} and below, each accumulation
-   * replaced by a value carried through every level; the stores of the totals go to {@code top}
-   * once the outermost level is built.
+   * replaced by values carried through every level (one an array it updates: a user monoid's
+   * record is one a component); the stores of the totals go to {@code top} once the outermost
+   * level is built.
    *
    * @param sums the accumulations as the kernel wrote them (their indices use only the grid
    *     dimensions kept, so the worker loads and stores the element outside the loops)
    * @param mapped the same accumulations inside the loops (their terms and guards use the loops' variables)
-   * @param outer the carried values of the levels outside, by accumulation
+   * @param outer the carried values of the levels outside, one an array of the accumulations in order
    */
-  private static List<Stmt> carry(List<Stmt.Loop> nest, int level, List<Stmt> inner, List<Stmt.Accumulate> sums,
-      List<Stmt.Accumulate> mapped, List<Expr.Var> outer, ExprFactory f, List<Stmt> top,
+  private static List<Stmt> carry(List<Stmt.Loop> nest, int level, List<Stmt> inner, List<Stmt> sums,
+      List<Stmt> mapped, List<Expr.Var> outer, ExprFactory f, List<Stmt> top,
       java.util.function.Predicate<Param.Array> zeroed) {
     if (level == nest.size()) {
       return without(inner);
     }
     Stmt.Loop l = nest.get(level);
     List<Expr.Var> phis = new ArrayList<>();
-    for (Stmt.Accumulate a : sums) {
-      phis.add(f.newVar(a.array().name(), a.array().elementType(), Expr.VarKind.CARRIED));
+    for (Stmt a : sums) {
+      for (Param.Array array : arrays(a)) {
+        phis.add(f.newVar(array.name(), array.elementType(), Expr.VarKind.CARRIED));
+      }
     }
     List<Stmt> body = carry(nest, level + 1, inner, sums, mapped, phis, f, top, zeroed);
+    List<Expr> nexts = new ArrayList<>();
+    if (level == nest.size() - 1) {
+      int at = 0;
+      for (int s = 0; s < sums.size(); s++) {
+        int n = arrays(sums.get(s)).size();
+        nexts.addAll(step(mapped.get(s), phis.subList(at, at + n), f));
+        at += n;
+      }
+    } else {
+      for (int s = 0; s < phis.size(); s++) {
+        nexts.add(innerResult(body, s, phis.size()));
+      }
+    }
     List<Stmt.Carried> carried = new ArrayList<>(l.carried());
     List<Expr.Var> results = new ArrayList<>();
-    for (int s = 0; s < sums.size(); s++) {
-      Stmt.Accumulate a = sums.get(s);
-      Expr init = level > 0 ? outer.get(s)
-          : zeroed.test(a.array()) ? f.constant(a.array().elementType(), 0)
-          : f.load(a.array(), a.index(), f.trueValue(), 0);
-      Expr.Var result = f.newVar(a.array().name(), a.array().elementType(), Expr.VarKind.LOOP_RESULT);
-      Expr next = level == nest.size() - 1 ? step(mapped.get(s), phis.get(s), f) : innerResult(body, s, sums.size());
-      carried.add(new Stmt.Carried(phis.get(s), init, next, result));
-      results.add(result);
+    int slot = 0;
+    for (Stmt a : sums) {
+      for (Param.Array array : arrays(a)) {
+        Expr init = level > 0 ? outer.get(slot)
+            : zeroed.test(array) ? f.constant(array.elementType(), 0)
+            : f.load(array, index(a), f.trueValue(), 0);
+        Expr.Var result = f.newVar(array.name(), array.elementType(), Expr.VarKind.LOOP_RESULT);
+        carried.add(new Stmt.Carried(phis.get(slot), init, nexts.get(slot), result));
+        results.add(result);
+        slot++;
+      }
     }
     Stmt.Loop rebuilt = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), carried, body, l.origin());
     if (level == 0) {
-      for (int s = 0; s < sums.size(); s++) {
-        Stmt.Accumulate a = sums.get(s);
-        top.add(new Stmt.Store(a.array(), a.index(), results.get(s), f.trueValue(), a.origin()));
+      slot = 0;
+      for (Stmt a : sums) {
+        for (Param.Array array : arrays(a)) {
+          top.add(new Stmt.Store(array, index(a), results.get(slot++), f.trueValue(), a.origin()));
+        }
       }
     }
     return List.of(rebuilt);
   }
 
-  /** The result of accumulation {@code s} after the loop nested directly in {@code body}. */
+  /** The result of carried value {@code s} after the loop nested directly in {@code body}. */
   private static Expr innerResult(List<Stmt> body, int s, int count) {
     Stmt.Loop inner = (Stmt.Loop) body.get(0);
     List<Stmt.Carried> c = inner.carried();
     return c.get(c.size() - count + s).result();
   }
 
-  /** One term added: the accumulation's operator on the carried value and the term, where its guard holds. */
-  private static Expr step(Stmt.Accumulate a, Expr.Var phi, ExprFactory f) {
+  /**
+   * One term added where its guard holds: the accumulation's operator on the carried value and the
+   * term, or the monoid's method on the carried record and the contribution (its inlined body with
+   * the carried values as {@code this} and the contribution as the argument).
+   */
+  private static List<Expr> step(Stmt s, List<Expr.Var> phis, ExprFactory f) {
+    if (s instanceof Stmt.Combine c) {
+      Map<Expr.Var, Expr> operands = new java.util.HashMap<>();
+      for (int i = 0; i < phis.size(); i++) {
+        operands.put(c.monoid().left().get(i), phis.get(i));
+        operands.put(c.monoid().right().get(i), c.values().get(i));
+      }
+      ExprMapper inline = new ExprMapper(f, operands, f::scalar, a -> a, scope -> scope, null, null);
+      List<Expr> out = new ArrayList<>();
+      for (int i = 0; i < phis.size(); i++) {
+        Expr combined = inline.map(c.monoid().combined().get(i));
+        out.add(c.guard() instanceof Expr.Const k && k.isTrue() ? combined : f.select(c.guard(), combined, phis.get(i)));
+      }
+      return out;
+    }
+    Stmt.Accumulate a = (Stmt.Accumulate) s;
+    Expr.Var phi = phis.get(0);
     Expr v = a.value();
     Expr combined = switch (a.op()) {
       case SUM -> f.binary(BinaryOp.ADD, phi, v, -1);
@@ -169,13 +225,13 @@ final class RowReductions {
       case MAX -> f.call(MathFn.MAX, phi.type(), List.of(phi, v));
       case MIN -> f.call(MathFn.MIN, phi.type(), List.of(phi, v));
     };
-    return a.guard() instanceof Expr.Const c && c.isTrue() ? combined : f.select(a.guard(), combined, phi);
+    return List.of(a.guard() instanceof Expr.Const c && c.isTrue() ? combined : f.select(a.guard(), combined, phi));
   }
 
   private static List<Stmt> without(List<Stmt> stmts) {
     List<Stmt> out = new ArrayList<>();
     for (Stmt s : stmts) {
-      if (!(s instanceof Stmt.Accumulate)) {
+      if (!(s instanceof Stmt.Accumulate) && !(s instanceof Stmt.Combine)) {
         out.add(s);
       }
     }

@@ -122,7 +122,16 @@ final class WorkerScratch {
   /** Collects the index of every load and store of {@code a}; false when {@code a} is accumulated into. */
   private static boolean accesses(List<Stmt> body, Param.Array a, List<Expr> out, Set<Expr> seen) {
     for (Stmt s : body) {
-      if (s instanceof Stmt.Accumulate acc) {
+      if (s instanceof Stmt.Combine c) {
+        if (c.arrays().contains(a)) {
+          return false;
+        }
+        loads(c.index(), a, out, seen);
+        loads(c.guard(), a, out, seen);
+        for (Expr v : c.values()) {
+          loads(v, a, out, seen);
+        }
+      } else if (s instanceof Stmt.Accumulate acc) {
         if (acc.array().equals(a)) {
           return false;
         }

@@ -285,4 +285,54 @@ class MonoidsCudaTest {
     java.util.Arrays.fill(a, v);
     return a;
   }
+
+  @Test
+  void compositesKeepTheirStatisticsInDeviceTemporaries() {
+    int b = 40;
+    int n = 3000;
+    float[] x = Data.floats(27, b * n, 99f, 101f);
+    float[] plain = new float[b * n];
+    MonoidComposites.rowStandardize(b, n, x, plain);
+    int m = 50_000;
+    float[] v = Data.floats(28, m, -9f, -1f);
+    v[31_337] = -0.5f;
+    float[] plainHot = new float[m];
+    MonoidComposites.oneHotOfMax(m, v, plainHot);
+    CudaStream s = device.defaultStream();
+    try (DeviceFloatArray dx = device.upload(x);
+        DeviceFloatArray dy = device.upload(new float[b * n]);
+        DeviceFloatArray dv = device.upload(v);
+        DeviceFloatArray hot = device.upload(new float[m])) {
+      MonoidCompositesKernels.rowStandardize(s, b, n, dx, dy);
+      MonoidCompositesKernels.oneHotOfMax(s, m, dv, hot);
+      float[] got = dy.download();
+      for (int i = 0; i < got.length; i++) {
+        // one device thread a row folds the row's records in the source's order, as the plain Java does
+        assertEquals(plain[i], got[i], 1e-5, "element " + i);
+      }
+      org.junit.jupiter.api.Assertions.assertArrayEquals(plainHot, hot.download(),
+          "the arg-max's identity (index -1) is stored on the device before the reduction");
+    }
+    // the composite's own @Out array of records, one device array a component
+    MeanVar[] stats = new MeanVar[b];
+    float[] plainY = new float[b * n];
+    MonoidComposites.rowStandardizeWithStats(b, n, x, plainY, stats);
+    try (DeviceFloatArray dx = device.upload(x);
+        DeviceFloatArray dy = device.upload(new float[b * n]);
+        DeviceFloatArray count = device.upload(new float[b]);
+        DeviceFloatArray mean = device.upload(new float[b]);
+        DeviceFloatArray m2 = device.upload(new float[b])) {
+      MonoidCompositesKernels.rowStandardizeWithStats(s, b, n, dx, dy, count, mean, m2);
+      float[] c = count.download();
+      float[] mu = mean.download();
+      float[] sq = m2.download();
+      for (int r = 0; r < b; r++) {
+        assertEquals(stats[r], new MeanVar(c[r], mu[r], sq[r]), "row " + r);
+      }
+      float[] got = dy.download();
+      for (int i = 0; i < got.length; i++) {
+        assertEquals(plainY[i], got[i], 1e-5, "element " + i);
+      }
+    }
+  }
 }

@@ -145,6 +145,9 @@ public final class KernelsWriter {
     }
     for (FusionPlan plan : composites) {
       type.addMethod(CompositeWriter.write(plan, docs));
+      if (RecordArrayLauncherWriter.applies(plan.composite().signature())) {
+        type.addMethod(RecordArrayLauncherWriter.write(plan.composite().signature(), docs));
+      }
       type.addMethod(ArgumentChecks.dimsHelper(plan.composite().signature()));
       boolean onDevice = plan.kernels().stream().allMatch(k -> cuda.containsKey(k.ir().name()));
       if (onDevice) {

@@ -17,7 +17,7 @@ import java.util.Map;
 import javax.lang.model.element.Modifier;
 
 /**
- * The launcher of a grid operator with array parameters of records, taking them as the source does
+ * The launcher of a grid operator or composite with array parameters of records, taking them as the source does
  * ({@code MeanVar[] s}): the components of each input and {@code @Reduce} array of records are
  * copied into one array of numbers a component, the CPU kernel (which takes those arrays, {@code
  * s_n, s_mean, s_m2}) runs, and each element of an {@code @Out} or {@code @Reduce} array of records
@@ -55,7 +55,7 @@ final class RecordArrayLauncherWriter {
     return groups;
   }
 
-  static MethodSpec write(OperatorIr.Grid op, DocLinks owner) {
+  static MethodSpec write(OperatorIr op, DocLinks owner) {
     Map<String, List<Param.Array>> groups = groups(op);
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)

@@ -48,8 +48,8 @@ public final class IrWriter {
 
   /** The IR text of {@code operators}, in their order. */
   public static String write(List<OperatorIr> operators) {
-    // an operator that reduces into an array of records is called from Java only (composites pass
-    // arrays of numbers), so other modules need not read it
+    // an operator that reduces into an array of records is not written (the IR text has no form for
+    // a user monoid's method): composites of its own module call it, other modules call its launchers
     List<OperatorIr> callable = operators.stream()
         .filter(op -> !(op instanceof OperatorIr.Grid g) || StmtWalk.firstCombine(g.body()) == null)
         .toList();
