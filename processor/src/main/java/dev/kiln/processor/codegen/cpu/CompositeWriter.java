@@ -80,10 +80,10 @@ public final class CompositeWriter {
   }
 
   /** The runtime's pool of temporaries: zero-filled arrays taken for a call and given back after it. */
-  private static final ClassName TEMPORARIES = ClassName.get("dev.kiln.runtime.cpu", "Temporaries");
+  static final ClassName TEMPORARIES = ClassName.get("dev.kiln.runtime.cpu", "Temporaries");
 
   /** The {@code Temporaries} method that takes an array of element type {@code t}. */
-  private static String take(dev.kiln.processor.ir.ScalarType t) {
+  static String take(dev.kiln.processor.ir.ScalarType t) {
     switch (t) {
       case FLOAT: return "floats";
       case DOUBLE: return "doubles";

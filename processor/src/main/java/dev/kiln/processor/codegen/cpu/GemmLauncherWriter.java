@@ -41,11 +41,15 @@ final class GemmLauncherWriter {
     OperatorIr.Grid op = c.op();
     CodeBlock.Builder code = CodeBlock.builder();
     String buffer = c.product().name();
+    String pool = "products$";
     if (c.direct() != null) {
       code.addStatement("final $T $N = $N", JavaTypes.arrayOf(c.elementType()), buffer, c.direct().name());
     } else {
-      code.addStatement("final $T $N = new $T[$L]", JavaTypes.arrayOf(c.elementType()), buffer,
-          JavaTypes.of(c.elementType()), GemmCall.size(op, "the length of the matrix product", c.product().shape().length()));
+      // the buffer from the pool of temporaries, not a new array each call (no allocation, no zeroing:
+      // the first product overwrites every element, beta 0), given back once the epilogue returned
+      code.beginControlFlow("try ($T $N = $T.open())", CompositeWriter.TEMPORARIES, pool, CompositeWriter.TEMPORARIES);
+      code.addStatement("final $T $N = $N.$L($L, false)", JavaTypes.arrayOf(c.elementType()), buffer, pool,
+          CompositeWriter.take(c.elementType()), GemmCall.size(op, "the length of the matrix product", c.product().shape().length()));
     }
     boolean first = true;
     for (Contraction.Product p : c.products()) {
@@ -58,6 +62,10 @@ final class GemmLauncherWriter {
         args.add(CodeBlock.of("$N", p.name()));
       }
       code.addStatement("$N($L)", c.epilogue().name(), CodeBlock.join(args, ", "));
+    }
+    if (c.direct() == null) {
+      code.addStatement("$N.finished()", pool);
+      code.endControlFlow();
     }
     return code.build();
   }
