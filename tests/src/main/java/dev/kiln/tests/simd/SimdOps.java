@@ -315,6 +315,31 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * Each row standardised by Welford's running mean and spread: a scalar recurrence (each update
+   * waits on the last through the mean), then a vectorised pass. Four rows run side by side, each
+   * row's chain beside the others'.
+   */
+  @Operator
+  public static void runningStats(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float n = 0f;
+      float mean = 0f;
+      float m2 = 0f;
+      for (int k = 0; k < N; k++) {
+        float n1 = n + 1f;
+        float d = x[b * N + k] - mean;
+        mean = mean + d / n1;
+        m2 = m2 + d * (x[b * N + k] - mean);
+        n = n1;
+      }
+      float scale = 1f / sqrt(m2 / n + 1e-5f);
+      for (int k = 0; k < N; k++) {
+        y[b * N + k] = (x[b * N + k] - mean) * scale;
+      }
+    }
+  }
+
   @Operator
   public static void strided(@Dim int N, @Shape("2*N") float[] x, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {

@@ -60,6 +60,7 @@ final class NoGradient {
       Map.entry("SimdOps.folds", "a carried product and differences with the carried value on the right (KILN043)"),
       Map.entry("SimdOps.intOutput", "integer result"),
       Map.entry("SimdOps.prefixSum", "a scan: the carried sum is stored in every iteration (KILN043)"),
+      Map.entry("SimdOps.runningStats", "Welford's recurrence: the running mean is updated by a division by the count, not a sum (KILN043)"),
       Map.entry("SimdOps.overlappingStores", "iteration k + 1's first store overwrites iteration k's second (KILN043)"),
       Map.entry("SimdOps.rewritten", "its second loop overwrites what its first wrote (KILN043)"));
 }

@@ -70,6 +70,8 @@ class SimdTest {
     expected.put("prefixSum", "no, neighbouring workers do not write neighbouring elements of y; its loops: a loop uses s before the loop ends");
     expected.put("firstMax", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
     expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
+    expected.put("runningStats", "yes, 1 of 2 sequential loops as vectors (not: a loop uses mean before the loop ends),"
+        + " 4 rows at a time");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");
     expected.put("indexAsValue", "no, a conversion depends on i");
@@ -326,6 +328,15 @@ class SimdTest {
     SimdOpsKernels.rowSum(rows, n, x, rowSumGot);
     SimdOpsSimdKernels.rowSum(0, rows, rows, n, x, rowSumDirect);
     same("rowSum", rowSum, rowSumGot, rowSumDirect);
+
+    // a scalar recurrence, four rows' chains side by side: each row's floats as the source's
+    Arrays.fill(want, 9f);
+    Arrays.fill(got, 9f);
+    Arrays.fill(direct, 9f);
+    SimdOps.runningStats(rows, n, x, want);
+    SimdOpsKernels.runningStats(rows, n, x, got);
+    SimdOpsSimdKernels.runningStats(0, rows, rows, n, x, direct);
+    same("runningStats", want, got, direct);
 
     float[] limit = {1f, -1f, 0.5f, Float.NaN, 3f};
     Arrays.fill(want, 9f);

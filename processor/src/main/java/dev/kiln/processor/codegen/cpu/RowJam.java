@@ -28,7 +28,9 @@ import java.util.Set;
  * between loops run row by row, each row's loop iterations in order). Applies to kernels with one
  * grid dimension whose worker is a sequence of stores and innermost loops, with bounds and guards
  * that do not depend on the row, and at least one sum kept in order in a loop that {@link SimdPlan}
- * vectorises; others are left alone. A loop that stays scalar runs row after row, unfused. Each row
+ * vectorises, or a scalar loop that only carries values (a recurrence: a running record, fused
+ * across the rows as scalar code, each row's chain beside the others'); others are left alone.
+ * Another loop that stays scalar runs row after row, unfused. Each row
  * has its own copy of the worker's scratch arrays ({@code t$r1}, .., allocated beside {@code t}).
  */
 final class RowJam {
@@ -82,7 +84,7 @@ final class RowJam {
           inner.addAll(lj.body());
         }
         Stmt.Loop fused = new Stmt.Loop(l.id(), l.index(), l.lo(), l.hi(), l.step(), l.guard(), carried, inner, l.origin());
-        if (SimdPlan.loopRefusal(fused) != null) {
+        if (!recurrence(l) && SimdPlan.loopRefusal(fused) != null) {
           return null;
         }
         body.add(fused);
@@ -97,7 +99,18 @@ final class RowJam {
    * (four rows' masks of "seen so far" side by side ran slower than the rows one by one).
    */
   private static boolean fusable(Stmt.Loop l) {
-    return SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().noneMatch(f -> f.kind() == SimdPlan.FoldKind.ANY);
+    return SimdPlan.loopRefusal(l) == null && SimdPlan.folds(l).stream().noneMatch(f -> f.kind() == SimdPlan.FoldKind.ANY)
+        || recurrence(l);
+  }
+
+  /**
+   * A loop that stays scalar and only carries values (no stores): a recurrence such as a running
+   * record (Welford's mean and spread, one update an element), whose chain of dependent operations
+   * each row must wait on. Fused across the rows it stays scalar, each row's chain beside the
+   * others' (the same operations in the same order per row).
+   */
+  private static boolean recurrence(Stmt.Loop l) {
+    return SimdPlan.loopRefusal(l) != null && !l.carried().isEmpty() && l.body().isEmpty();
   }
 
   /** Stores and vectorised innermost loops, loop bounds and guards free of variables, some sum in order. */
@@ -111,6 +124,10 @@ final class RowJam {
         if (l.body().stream().anyMatch(b -> !(b instanceof Stmt.Store))
             || !SimdPlan.isTrue(l.guard()) || usesVariables(l.lo()) || usesVariables(l.hi())) {
           return false;
+        }
+        if (recurrence(l)) {
+          inOrderSum = true; // a chain of dependent operations, as a sum in order is
+          continue;
         }
         if (SimdPlan.loopRefusal(l) != null) {
           continue; // stays scalar, row after row
