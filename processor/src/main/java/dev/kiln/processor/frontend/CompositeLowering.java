@@ -173,7 +173,7 @@ final class CompositeLowering {
             + record.getSimpleName() + " is a " + c.asType() + ", and the components of a record in an array are"
             + " float, double, int or long");
       }
-      String component = name + "_" + c.getSimpleName();
+      String component = SignatureReader.componentName(name, c);
       if (temps.containsKey(component) || signature.param(component) != null || sizes.containsKey(component)) {
         throw new KilnDiagnostic(v, Message.RECORD_ARRAY_FORM, "the temporary of the components '" + c.getSimpleName()
             + "' of '" + name + "' would be named '" + component + "', as another array or size is (rename one)");
@@ -355,7 +355,7 @@ final class CompositeLowering {
     List<Param> params = callee.params();
     for (int i = 0; i < params.size(); i++) {
       if (params.get(i) instanceof Param.Array a && a.record() != null && a.role() != ArrayRole.OUT
-          && bound.get(i) instanceof CompositeIr.Arg.Tensor t && startsUnwritten(t.name()) && !writtenSoFar(t.name())) {
+          && bound.get(i) instanceof CompositeIr.Arg.Tensor t && startsUnwritten(t.name()) && !written(calls, t.name())) {
         String record = a.record().param();
         throw new KilnDiagnostic(args.get(i), Message.RECORD_ARRAY_FORM, "'" + args.get(i) + "' is passed to "
             + callee.name() + (a.role() == ArrayRole.REDUCE ? ", which combines into" : ", which reads") + " '" + record
@@ -370,18 +370,6 @@ final class CompositeLowering {
   private boolean startsUnwritten(String tensor) {
     return temps.containsKey(tensor)
         || signature.param(tensor) instanceof Param.Array own && own.record() != null && own.role() == ArrayRole.OUT;
-  }
-
-  private boolean writtenSoFar(String tensor) {
-    for (CompositeIr.Call c : calls) {
-      for (int i = 0; i < c.args().size(); i++) {
-        if (c.args().get(i) instanceof CompositeIr.Arg.Tensor t && t.name().equals(tensor)
-            && ((Param.Array) c.callee().params().get(i)).role() != ArrayRole.IN) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static Double literal(ExpressionTree e) {
@@ -448,14 +436,15 @@ final class CompositeLowering {
       }
     }
     for (Param p : signature.params()) {
-      if (p instanceof Param.Array a && a.role() != ArrayRole.IN && !written(composite, a.name())) {
+      if (p instanceof Param.Array a && a.role() != ArrayRole.IN && !written(composite.calls(), a.name())) {
         reporter.report(op.tree().getParameters().get(a.position()), op.unit(), Message.OUT_NEVER_WRITTEN, a.name(), op.name());
       }
     }
   }
 
-  private static boolean written(CompositeIr composite, String tensor) {
-    for (CompositeIr.Call c : composite.calls()) {
+  /** Whether one of {@code calls} writes {@code tensor} (passes it to a parameter that is not an input). */
+  private static boolean written(List<CompositeIr.Call> calls, String tensor) {
+    for (CompositeIr.Call c : calls) {
       for (int i = 0; i < c.args().size(); i++) {
         if (c.args().get(i) instanceof CompositeIr.Arg.Tensor t && t.name().equals(tensor)
             && ((Param.Array) c.callee().params().get(i)).role() != ArrayRole.IN) {

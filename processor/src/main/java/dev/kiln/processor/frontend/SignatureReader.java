@@ -120,6 +120,11 @@ public final class SignatureReader {
         ? type : null;
   }
 
+  /** The array of component {@code c} of the array of records {@code array}: {@code <array>_<component>}, as launchers name it. */
+  static String componentName(String array, javax.lang.model.element.RecordComponentElement c) {
+    return array + "_" + c.getSimpleName();
+  }
+
   static String binaryName(javax.lang.model.element.TypeElement type) {
     StringBuilder names = new StringBuilder(type.getSimpleName());
     javax.lang.model.element.Element e = type.getEnclosingElement();
@@ -165,7 +170,7 @@ public final class SignatureReader {
                 + ", and the components of a record in an array parameter are float, double, int or long");
         return null;
       }
-      components.add(new Param.Array(name + "_" + c.getSimpleName(), position, type, shape, role,
+      components.add(new Param.Array(componentName(name, c), position, type, shape, role,
           new Param.RecordSlot(name, binaryName(record), c.getSimpleName().toString(),
               components.size(), record.getRecordComponents().size())));
     }

@@ -7,6 +7,7 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.PolyExpr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -70,16 +71,11 @@ final class Group {
 
   private void collect(List<Stmt> stmts) {
     for (Stmt s : stmts) {
-      if (s instanceof Stmt.Store st) {
-        written.add(st.array());
-      } else if (s instanceof Stmt.Accumulate a) {
-        written.add(a.array());
-        reduces = true;
-      } else if (s instanceof Stmt.Combine c) {
-        written.addAll(c.arrays());
-        reduces = true;
+      if (s instanceof Stmt.Loop l) {
+        collect(l.body());
       } else {
-        collect(((Stmt.Loop) s).body());
+        written.addAll(StmtWalk.arraysWritten(s));
+        reduces |= StmtWalk.reduces(s);
       }
     }
   }
@@ -103,11 +99,10 @@ final class Group {
   private static int writes(List<Stmt> stmts, Param.Array a) {
     int n = 0;
     for (Stmt s : stmts) {
-      if (s instanceof Stmt.Store st && st.array() == a || s instanceof Stmt.Accumulate ac && ac.array() == a
-          || s instanceof Stmt.Combine c && c.arrays().contains(a)) {
-        n++;
-      } else if (s instanceof Stmt.Loop l) {
+      if (s instanceof Stmt.Loop l) {
         n += writes(l.body(), a);
+      } else if (StmtWalk.arraysWritten(s).contains(a)) {
+        n++;
       }
     }
     return n;
@@ -115,7 +110,7 @@ final class Group {
 
   static boolean accumulates(List<Stmt> stmts) {
     for (Stmt s : stmts) {
-      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine || s instanceof Stmt.Loop l && accumulates(l.body())) {
+      if (StmtWalk.reduces(s) || s instanceof Stmt.Loop l && accumulates(l.body())) {
         return true;
       }
     }

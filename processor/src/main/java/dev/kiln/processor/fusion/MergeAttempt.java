@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.ProductLoops;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.transform.ExprMapper;
@@ -243,14 +244,10 @@ final class MergeAttempt {
   private static Set<Param.Array> written(List<Stmt> body) {
     Set<Param.Array> out = new LinkedHashSet<>();
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        out.add(st.array());
-      } else if (s instanceof Stmt.Accumulate a) {
-        out.add(a.array());
-      } else if (s instanceof Stmt.Combine c) {
-        out.addAll(c.arrays());
+      if (s instanceof Stmt.Loop l) {
+        out.addAll(written(l.body()));
       } else {
-        out.addAll(written(((Stmt.Loop) s).body()));
+        out.addAll(StmtWalk.arraysWritten(s));
       }
     }
     return out;

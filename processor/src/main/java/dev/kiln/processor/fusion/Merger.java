@@ -6,6 +6,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.transform.DeadStores;
 import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
@@ -375,7 +376,7 @@ public final class Merger {
       return "'" + t.name() + "' is an output";
     }
     for (Stmt s : inst.body()) {
-      if (s instanceof Stmt.Accumulate a && a.array() == t || s instanceof Stmt.Combine c && c.arrays().contains(t)) {
+      if (StmtWalk.reduces(s) && StmtWalk.arraysWritten(s).contains(t)) {
         return "'" + t.name() + "' is a @Reduce result of " + inst.id();
       }
       if (s instanceof Stmt.Loop l && DeadStores.writes(l.body(), t)) {

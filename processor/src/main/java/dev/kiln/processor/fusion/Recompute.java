@@ -219,8 +219,7 @@ public final class Recompute {
     for (Stmt s : body) {
       if (s instanceof Stmt.Store st && st.array().name().equals(t.name())) {
         stores.add(st);
-      } else if (s instanceof Stmt.Accumulate a && a.array().name().equals(t.name())
-          || s instanceof Stmt.Combine c && c.arrays().stream().anyMatch(a -> a.name().equals(t.name()))) {
+      } else if (StmtWalk.reduces(s) && StmtWalk.arraysWritten(s).stream().anyMatch(a -> a.name().equals(t.name()))) {
         return false;
       } else if (s instanceof Stmt.Loop l && !storesOf(l.body(), t, stores)) {
         return false;

@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,7 +40,7 @@ final class RowReductions {
       java.util.function.Predicate<Param.Array> zeroed) {
     List<Stmt> sums = new ArrayList<>();
     for (Stmt s : g.body) {
-      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
+      if (StmtWalk.reduces(s)) {
         sums.add(s);
       } else if (s instanceof Stmt.Loop l && Group.accumulates(l.body())) {
         return null; // accumulated inside a sequential loop of the worker: not this shape
@@ -49,13 +50,13 @@ final class RowReductions {
       return null;
     }
     // every accumulation by the same leading dimensions (reductions by different numbers are left as they are)
-    int keep = rowsOf(index(sums.get(0)), g);
+    int keep = rowsOf(StmtWalk.index(sums.get(0)), g);
     Set<Param.Array> arrays = new HashSet<>();
     for (Stmt a : sums) {
-      if (keep < 1 || rowsOf(index(a), g) != keep) {
+      if (keep < 1 || rowsOf(StmtWalk.index(a), g) != keep) {
         return null;
       }
-      for (Param.Array array : arrays(a)) {
+      for (Param.Array array : StmtWalk.arraysWritten(a)) {
         if (!arrays.add(array) || reads(g.body, array)) {
           return null;
         }
@@ -73,7 +74,7 @@ final class RowReductions {
     }
     List<Stmt> mapped = new ArrayList<>();
     for (Stmt s : inner) {
-      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
+      if (StmtWalk.reduces(s)) {
         mapped.add(s);
       }
     }
@@ -84,16 +85,6 @@ final class RowReductions {
     demoted.body.addAll(top);
     demoted.reduces = false;
     return demoted;
-  }
-
-  /** The element an accumulation or a user monoid's combine updates. */
-  private static Expr index(Stmt s) {
-    return s instanceof Stmt.Accumulate a ? a.index() : ((Stmt.Combine) s).index();
-  }
-
-  /** The arrays it updates: one, or one a component of the record. */
-  private static List<Param.Array> arrays(Stmt s) {
-    return s instanceof Stmt.Accumulate a ? List.of(a.array()) : ((Stmt.Combine) s).arrays();
   }
 
   /**
@@ -145,7 +136,7 @@ final class RowReductions {
     Stmt.Loop l = nest.get(level);
     List<Expr.Var> phis = new ArrayList<>();
     for (Stmt a : sums) {
-      for (Param.Array array : arrays(a)) {
+      for (Param.Array array : StmtWalk.arraysWritten(a)) {
         phis.add(f.newVar(array.name(), array.elementType(), Expr.VarKind.CARRIED));
       }
     }
@@ -154,7 +145,7 @@ final class RowReductions {
     if (level == nest.size() - 1) {
       int at = 0;
       for (int s = 0; s < sums.size(); s++) {
-        int n = arrays(sums.get(s)).size();
+        int n = StmtWalk.arraysWritten(sums.get(s)).size();
         nexts.addAll(step(mapped.get(s), phis.subList(at, at + n), f));
         at += n;
       }
@@ -167,10 +158,10 @@ final class RowReductions {
     List<Expr.Var> results = new ArrayList<>();
     int slot = 0;
     for (Stmt a : sums) {
-      for (Param.Array array : arrays(a)) {
+      for (Param.Array array : StmtWalk.arraysWritten(a)) {
         Expr init = level > 0 ? outer.get(slot)
             : zeroed.test(array) ? f.constant(array.elementType(), 0)
-            : f.load(array, index(a), f.trueValue(), 0);
+            : f.load(array, StmtWalk.index(a), f.trueValue(), 0);
         Expr.Var result = f.newVar(array.name(), array.elementType(), Expr.VarKind.LOOP_RESULT);
         carried.add(new Stmt.Carried(phis.get(slot), init, nexts.get(slot), result));
         results.add(result);
@@ -181,8 +172,8 @@ final class RowReductions {
     if (level == 0) {
       slot = 0;
       for (Stmt a : sums) {
-        for (Param.Array array : arrays(a)) {
-          top.add(new Stmt.Store(array, index(a), results.get(slot++), f.trueValue(), a.origin()));
+        for (Param.Array array : StmtWalk.arraysWritten(a)) {
+          top.add(new Stmt.Store(array, StmtWalk.index(a), results.get(slot++), f.trueValue(), a.origin()));
         }
       }
     }
@@ -231,7 +222,7 @@ final class RowReductions {
   private static List<Stmt> without(List<Stmt> stmts) {
     List<Stmt> out = new ArrayList<>();
     for (Stmt s : stmts) {
-      if (!(s instanceof Stmt.Accumulate) && !(s instanceof Stmt.Combine)) {
+      if (!StmtWalk.reduces(s)) {
         out.add(s);
       }
     }

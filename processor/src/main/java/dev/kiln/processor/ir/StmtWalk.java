@@ -46,6 +46,36 @@ public final class StmtWalk {
     }
   }
 
+  /**
+   * The arrays that a store, an accumulation or a combine writes (a combine: one a component of its
+   * record, in the monoid's order); none for a loop.
+   */
+  public static List<Param.Array> arraysWritten(Stmt s) {
+    if (s instanceof Stmt.Store st) {
+      return List.of(st.array());
+    }
+    if (s instanceof Stmt.Accumulate a) {
+      return List.of(a.array());
+    }
+    return s instanceof Stmt.Combine c ? c.arrays() : List.of();
+  }
+
+  /** The element that a store, an accumulation or a combine writes; null for a loop. */
+  public static Expr index(Stmt s) {
+    if (s instanceof Stmt.Store st) {
+      return st.index();
+    }
+    if (s instanceof Stmt.Accumulate a) {
+      return a.index();
+    }
+    return s instanceof Stmt.Combine c ? c.index() : null;
+  }
+
+  /** Whether {@code s} adds into a {@code @Reduce} output: an accumulation, or a user monoid's combine. */
+  public static boolean reduces(Stmt s) {
+    return s instanceof Stmt.Accumulate || s instanceof Stmt.Combine;
+  }
+
   /** The first {@link Stmt.Combine} of {@code body} (into a {@code @Reduce} array of records), loops included; null when there is none. */
   public static Stmt.Combine firstCombine(List<Stmt> body) {
     for (Stmt s : body) {
@@ -77,14 +107,10 @@ public final class StmtWalk {
   public static Set<String> writtenArrays(List<Stmt> body) {
     Set<String> out = new HashSet<>();
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        out.add(st.array().name());
-      } else if (s instanceof Stmt.Accumulate a) {
-        out.add(a.array().name());
-      } else if (s instanceof Stmt.Combine c) {
-        c.arrays().forEach(a -> out.add(a.name()));
+      if (s instanceof Stmt.Loop l) {
+        out.addAll(writtenArrays(l.body()));
       } else {
-        out.addAll(writtenArrays(((Stmt.Loop) s).body()));
+        arraysWritten(s).forEach(a -> out.add(a.name()));
       }
     }
     return out;

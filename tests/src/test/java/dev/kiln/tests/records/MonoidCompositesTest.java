@@ -132,17 +132,8 @@ class MonoidCompositesTest {
         MonoidCompositesKernels.columnStandardize(b, n, x, y);
         MonoidCompositesKernels.columnStandardizeGrad(b, n, x, y, dy, dx);
       }
-      double h = 1e-2;
-      for (int i = 0; i < x.length; i++) {
-        float keep = x[i];
-        x[i] = (float) (keep + h);
-        double up = weighted(rows, b, n, x, dy);
-        x[i] = (float) (keep - h);
-        double down = weighted(rows, b, n, x, dy);
-        x[i] = keep;
-        double fd = (up - down) / (2 * h);
-        assertEquals(fd, dx[i], 2e-2 * Math.max(1, Math.abs(fd)), (rows ? "rows" : "columns") + ", element " + i);
-      }
+      boolean byRows = rows;
+      MonoidGradientsTest.assertGradient(x, dx, 1e-2f, 2e-2, v -> weighted(byRows, b, n, v, dy));
     }
   }
 

@@ -22,7 +22,7 @@ class MonoidGradientsTest {
   }
 
   /** Central differences of {@code loss} at every element of {@code x}, against {@code dx}. */
-  private static void assertGradient(float[] x, float[] dx, float h, double tolerance, ToDoubleFunction<float[]> loss) {
+  static void assertGradient(float[] x, float[] dx, float h, double tolerance, ToDoubleFunction<float[]> loss) {
     for (int i = 0; i < x.length; i++) {
       float keep = x[i];
       x[i] = keep + h;

@@ -271,7 +271,7 @@ final class SimdLoops implements LoopLowering {
       }
       lanes.add(acc);
     }
-    List<List<Stmt>> rowStores = splitStores && folds.isEmpty() ? SimdPlan.independentStores(l, true) : List.of();
+    List<List<Stmt>> rowStores = !readAfter && splitStores && folds.isEmpty() ? SimdPlan.independentStores(l, true) : List.of();
     if (readAfter) {
       String start = storeGroups(l, SimdPlan.independentStores(l), outer, k, vectorEnd, code);
       addTerms(l, outer, folds, carried, lanes, readBack, storedTerms, start, vectorEnd, code);
