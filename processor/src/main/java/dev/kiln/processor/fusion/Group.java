@@ -40,21 +40,45 @@ final class Group {
    * worker may run them in turn).
    */
   Group demotedTo(int keep, ExprFactory f, java.util.Map<String, Param.Scalar> dims, java.util.function.IntSupplier loopIds) {
-    Group out = new Group(grid.subList(0, keep), extents.subList(0, keep));
+    List<Integer> kept = new ArrayList<>();
+    for (int k = 0; k < keep; k++) {
+      kept.add(k);
+    }
+    return demotedTo(kept, f, dims, loopIds);
+  }
+
+  /**
+   * This kernel with only the grid dimensions {@code kept} (ascending) parallel: the others become
+   * sequential loops around the worker's code, outermost first in the grid's order, so that each
+   * worker meets its terms in the order the plain Java's loops do.
+   */
+  Group demotedTo(List<Integer> kept, ExprFactory f, java.util.Map<String, Param.Scalar> dims,
+      java.util.function.IntSupplier loopIds) {
+    List<Expr.Var> keptGrid = new ArrayList<>();
+    List<Poly> keptExtents = new ArrayList<>();
+    for (int k : kept) {
+      keptGrid.add(grid.get(k));
+      keptExtents.add(extents.get(k));
+    }
+    Group out = new Group(keptGrid, keptExtents);
     java.util.Map<Expr.Var, Expr> vars = new java.util.HashMap<>();
     List<Expr.Var> loops = new ArrayList<>();
+    List<Poly> loopExtents = new ArrayList<>();
     List<Integer> ids = new ArrayList<>();
-    for (int k = keep; k < grid.size(); k++) {
-      Expr.Var v = f.newVar(grid.get(k).name(), ScalarType.INT, Expr.VarKind.LOOP_INDEX);
-      vars.put(grid.get(k), v);
-      loops.add(v);
-      ids.add(loopIds.getAsInt());
+    for (int k = 0; k < grid.size(); k++) {
+      if (!kept.contains(k)) {
+        Expr.Var v = f.newVar(grid.get(k).name(), ScalarType.INT, Expr.VarKind.LOOP_INDEX);
+        vars.put(grid.get(k), v);
+        loops.add(v);
+        loopExtents.add(extents.get(k));
+        ids.add(loopIds.getAsInt());
+      }
     }
     int top = ids.get(ids.size() - 1);
     List<Stmt> inner = new ExprMapper(f, vars, f::scalar, a -> a, s -> s == 0 ? top : s, null, null).map(body);
     for (int k = loops.size() - 1; k >= 0; k--) {
       inner = List.of(new Stmt.Loop(ids.get(k), loops.get(k), f.integral(ScalarType.INT, 0),
-          PolyExpr.of(f, extents.get(keep + k), dims), 1, f.trueValue(), List.of(), inner, null));
+          PolyExpr.of(f, loopExtents.get(k), dims), 1, f.trueValue(), List.of(), inner, null));
     }
     out.body.addAll(inner);
     out.calls.addAll(calls);

@@ -135,8 +135,12 @@ final class MergeAttempt {
         MergeAttempt again = of(owned, c, related, f, dims, dimNames, loopIds, zeroed);
         if (again.merged()) {
           again.replacement = again.replacement == null ? owned : again.replacement;
-          again.reasons.replaceAll((t, r) -> r.and("; the kernel before reduces by rows, so it runs its trailing grid"
-              + " dimensions as loops and one worker adds up each row's terms in order"));
+          boolean rows = owned.grid.equals(g.grid.subList(0, owned.grid.size()));
+          again.reasons.replaceAll((t, r) -> r.and(rows
+              ? "; the kernel before reduces by rows, so it runs its trailing grid dimensions as loops and one worker"
+                  + " adds up each row's terms in order"
+              : "; the kernel before reduces down columns, so it runs the grid dimensions it sums over as loops and"
+                  + " one worker adds up each column's terms in order"));
           return again;
         }
       }

@@ -19,14 +19,18 @@ import java.util.Set;
 import java.util.function.IntSupplier;
 
 /**
- * A {@code @Reduce} kernel whose every accumulation goes to an element that only its leading grid
- * dimensions choose ({@code s[b] += e} over workers {@code (b, k)}: a reduction by rows), rewritten
- * so that one worker owns each element: the trailing dimensions become sequential loops (as in
- * {@link Group#demotedTo}) that carry the element's value, starting from what the array holds and
- * adding the terms in the order plain Java adds them, and the worker stores the total after the
- * loops. The kernel no longer reduces across workers, so a later call that reads the totals (an
- * epilogue, or a per-row pass that divides by them) can join it: a reduction followed by
- * elementwise work is one kernel.
+ * A {@code @Reduce} kernel whose every accumulation goes to an element that some of its grid
+ * dimensions choose, rewritten so that one worker owns each element: by rows, {@code s[b] += e}
+ * over workers {@code (b, k)}, or down columns, {@code s[n] += e} over workers {@code (b, n)}. The
+ * other dimensions become sequential loops (as in {@link Group#demotedTo}), in the grid's order,
+ * that carry the element's value, starting from what the array holds and adding the terms in the
+ * order plain Java adds them, and the worker stores the total after the loops. The kernel no
+ * longer reduces across workers, so a later call that reads the totals (an epilogue, or a per-row
+ * pass that divides by them) can join it: a reduction followed by elementwise work is one kernel.
+ *
+ * <p>Down columns the loops walk memory with a stride, so that form is taken only where the kernel
+ * is nothing but its sums: then the CPU's vector lanes run the loops rows outermost, a block of
+ * columns at a time ({@code ColumnLoops}), and a CUDA warp's threads read adjacent columns.
  */
 final class RowReductions {
   private RowReductions() {}
@@ -49,11 +53,11 @@ final class RowReductions {
     if (sums.isEmpty()) {
       return null;
     }
-    // every accumulation by the same leading dimensions (reductions by different numbers are left as they are)
-    int keep = rowsOf(StmtWalk.index(sums.get(0)), g);
+    // every accumulation by the same grid dimensions (reductions by different ones are left as they are)
+    List<Integer> kept = keptDims(StmtWalk.index(sums.get(0)), g);
     Set<Param.Array> arrays = new HashSet<>();
     for (Stmt a : sums) {
-      if (keep < 1 || rowsOf(StmtWalk.index(a), g) != keep) {
+      if (kept.isEmpty() || !kept.equals(keptDims(StmtWalk.index(a), g))) {
         return null;
       }
       for (Param.Array array : StmtWalk.arraysWritten(a)) {
@@ -62,10 +66,18 @@ final class RowReductions {
         }
       }
     }
-    if (keep >= g.grid.size() || consumer.size() < keep || !consumer.subList(0, keep).equals(g.extents.subList(0, keep))) {
+    int keep = kept.size();
+    List<Poly> keptExtents = new ArrayList<>();
+    kept.forEach(k -> keptExtents.add(g.extents.get(k)));
+    if (keep >= g.grid.size() || consumer.size() < keep || !consumer.subList(0, keep).equals(keptExtents)) {
       return null;
     }
-    Group demoted = g.demotedTo(keep, f, dims, loopIds);
+    if (kept.get(keep - 1) != keep - 1 && sums.size() != g.body.size()) {
+      // down columns, a worker's loops walk memory with a stride: taken only where they carry
+      // nothing but the sums, so the CPU's lanes can run them rows outermost (ColumnLoops)
+      return null;
+    }
+    Group demoted = g.demotedTo(kept, f, dims, loopIds);
     List<Stmt.Loop> nest = new ArrayList<>();
     List<Stmt> inner = demoted.body;
     while (inner.size() == 1 && inner.get(0) instanceof Stmt.Loop l && nest.size() < g.grid.size() - keep) {
@@ -88,32 +100,34 @@ final class RowReductions {
   }
 
   /**
-   * The number of leading grid dimensions that {@code index} is a row-major index of (its affine
-   * form is a constant plus those variables times their row-major strides, so each worker of the
-   * leading dimensions owns one element), or 0 when it is not such an index.
+   * The grid dimensions (ascending) that {@code element} is a row-major index of: its affine form
+   * is a constant plus those variables times their row-major strides, so each worker of those
+   * dimensions owns one element. Leading dimensions make a reduction by rows ({@code s[b] += e}
+   * over workers {@code (b, k)}), others one down columns ({@code s[n] += e} over {@code (b, n)}).
+   * Empty when it is not such an index.
    */
-  private static int rowsOf(Expr element, Group g) {
+  private static List<Integer> keptDims(Expr element, Group g) {
     Affine index = AffineAnalysis.affine(element);
     if (index == null) {
-      return 0;
+      return List.of();
     }
-    int keep = 0;
+    List<Integer> kept = new ArrayList<>();
     for (int k = 0; k < g.grid.size(); k++) {
       if (index.coefficients().containsKey(g.grid.get(k).name())) {
-        keep = k + 1;
+        kept.add(k);
       }
     }
-    if (index.coefficients().size() != keep) {
-      return 0;
+    if (index.coefficients().size() != kept.size()) {
+      return List.of();
     }
     Poly stride = Poly.ONE;
-    for (int k = keep - 1; k >= 0; k--) {
-      if (!index.coefficient(g.grid.get(k).name()).equals(stride)) {
-        return 0;
+    for (int j = kept.size() - 1; j >= 0; j--) {
+      if (!index.coefficient(g.grid.get(kept.get(j)).name()).equals(stride)) {
+        return List.of();
       }
-      stride = stride.multiply(g.extents.get(k));
+      stride = stride.multiply(g.extents.get(kept.get(j)));
     }
-    return keep;
+    return kept;
   }
 
   /**

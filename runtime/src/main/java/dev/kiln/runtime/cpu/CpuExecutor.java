@@ -54,6 +54,18 @@ public final class CpuExecutor {
   }
 
   /**
+   * As {@link #chunks(int, long)}, but with no chunk narrower than {@code minimumWidth} indices
+   * where fewer chunks still give every thread one: for kernels whose workers each walk a column
+   * (rows outermost over blocks of columns), where a narrow chunk reads each row in short pieces
+   * a page apart, which the hardware's prefetchers follow badly.
+   */
+  public static int chunks(int n, long workPerIndex, int minimumWidth) {
+    int chunks = chunks(n, workPerIndex);
+    long wide = Math.max(Math.min(THREADS, chunks), (n + (long) minimumWidth - 1) / Math.max(1, minimumWidth));
+    return (int) Math.min(chunks, wide);
+  }
+
+  /**
    * For a grid whose outermost dimension ({@code outer} indices, {@code workPerOuter} each) is too
    * short to give every thread a chunk: how many chunks to cut the flattened grid of its two
    * outermost dimensions ({@code outer x inner} indices) into, or 0 when that gives no more chunks

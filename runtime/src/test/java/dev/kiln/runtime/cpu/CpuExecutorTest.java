@@ -38,4 +38,19 @@ class CpuExecutorTest {
       assertEquals(true, CpuExecutor.flatChunks(1, 1 << 20, 1L << 22) > 1, "one long row");
     }
   }
+
+  @Test
+  void columnChunksAreWideWhereTheThreadsAllow() {
+    int threads = CpuExecutor.threads();
+    long work = 1L << 20;
+    int n = 2048;
+    int plain = CpuExecutor.chunks(n, work);
+    int wide = CpuExecutor.chunks(n, work, 1024);
+    assertEquals(true, wide <= plain, "never more chunks than the plain count");
+    assertEquals(Math.min(plain, Math.max(Math.min(threads, plain), 2)), wide, "2048 columns: two blocks, or a chunk a thread");
+    assertEquals(Math.min(CpuExecutor.chunks(512, work), Math.min(threads, CpuExecutor.chunks(512, work))),
+        CpuExecutor.chunks(512, work, 1024), "fewer columns than a block: still a chunk a thread");
+    assertEquals(CpuExecutor.chunks(1 << 20, work), CpuExecutor.chunks(1 << 20, work, 1024), "many blocks: the plain count");
+    assertEquals(1, CpuExecutor.chunks(1, work, 1024));
+  }
 }

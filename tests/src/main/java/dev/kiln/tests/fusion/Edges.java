@@ -86,6 +86,37 @@ public final class Edges {
   }
 
   /**
+   * A bias's gradient (a @Reduce down the columns of dy) and the SGD step on it: one kernel, a
+   * worker a column adding the column's terms in order.
+   */
+  @Operator
+  public static void biasSgd(@Dim int B, @Dim int N, float rate, @Shape("B, N") float[] dy, @Shape("N") float[] bias,
+      @Out @Shape("N") float[] out) {
+    float[] g = new float[N];
+    Prims.colSumsReduce(B, N, dy, g);
+    Prims.sgdStep(N, rate, g, bias, out);
+  }
+
+  /** A @Reduce down columns with a prologue (the square) and an epilogue (rsqrt of each column's sum): one kernel. */
+  @Operator
+  public static void columnInverseNorms(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("N") float[] out) {
+    float[] sq = new float[B * N];
+    Prims.square(B * N, x, sq);
+    float[] s = new float[N];
+    Prims.colSumsReduce(B, N, sq, s);
+    Prims.rsqrtMap(N, s, out);
+  }
+
+  /** A @Reduce over the middle of three dimensions, then a broadcast add on its result's grid: one kernel. */
+  @Operator
+  public static void middleSumsBias(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,
+      @Shape("K") float[] bias, @Out @Shape("B, K") float[] out) {
+    float[] s = new float[B * K];
+    Prims.middleSumsReduce(B, H, K, x, s);
+    Prims.addCols(B, K, s, bias, out);
+  }
+
+  /**
    * A @Reduce (max) by the first two of three dimensions, its result also an output, then each
    * group shifted by it: one kernel of a worker per group.
    */

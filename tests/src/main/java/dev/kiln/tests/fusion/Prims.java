@@ -391,6 +391,37 @@ public final class Prims {
     }
   }
 
+  /** s[n] += x[b, n] over a 2-D grid: a @Reduce down columns (a bias's gradient). */
+  @Operator
+  public static void colSumsReduce(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Reduce @Shape("N") float[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        s[n] += x[b * N + n];
+      }
+    }
+  }
+
+  /** s[b, k] += x[b, h, k] over a 3-D grid: a @Reduce over the middle dimension. */
+  @Operator
+  public static void middleSumsReduce(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,
+      @Out @Reduce @Shape("B, K") float[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int h = 0; h < H; h++) {
+        for (@Parallel int k = 0; k < K; k++) {
+          s[b * K + k] += x[(b * H + h) * K + k];
+        }
+      }
+    }
+  }
+
+  /** out = w - rate * g: a step of gradient descent. */
+  @Operator
+  public static void sgdStep(@Dim int N, float rate, @Shape("N") float[] g, @Shape("N") float[] w, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = w[i] - rate * g[i];
+    }
+  }
+
   /** m[b, h] = max(m[b, h], x[b, h, k]) over a 3-D grid: a @Reduce by the first two dimensions. */
   @Operator
   public static void groupMaxReduce(@Dim int B, @Dim int H, @Dim int K, @Shape("B, H, K") float[] x,

@@ -79,6 +79,36 @@ public final class MonoidComposites {
     RecordArrays.standardize(B, N, x, s, y);
   }
 
+  /** Each column's summary, over a grid of rows by columns: a reduction down columns. */
+  @Operator
+  public static void columnStats(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Reduce @Shape("N") MeanVar[] s) {
+    for (@Parallel int b = 0; b < B; b++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        s[n] = s[n].combine(MeanVar.of(x[b * N + n]));
+      }
+    }
+  }
+
+  /** Each summary's standard deviation. */
+  @Operator
+  public static void deviations(@Dim int N, @Shape("N") MeanVar[] s, @Out @Shape("N") float[] out) {
+    for (@Parallel int i = 0; i < N; i++) {
+      out[i] = KMath.sqrt(s[i].variance());
+    }
+  }
+
+  /**
+   * Each column's standard deviation: the statistics combined down the columns and the square root
+   * of their variance, one kernel after the identity's (a worker a column carries the record).
+   */
+  @Operator
+  public static void columnDeviations(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("N") float[] out) {
+    MeanVar[] s = new MeanVar[N];
+    empties(N, s);
+    columnStats(B, N, x, s);
+    deviations(N, s, out);
+  }
+
   /**
    * A one-hot vector at the first maximum of {@code x}: the arg-max's identity (index -1) must be
    * stored before the reduction even though only the index is read after it.

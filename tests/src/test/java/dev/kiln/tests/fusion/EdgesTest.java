@@ -152,6 +152,71 @@ class EdgesTest {
     inputs.assertUnchanged();
   }
 
+  /**
+   * Column sums by a @Reduce, fused with the SGD step into a worker per column that adds each
+   * column's terms in order (rows outermost over blocks of columns on the CPU): plain Java's bits,
+   * where the unfused kernel added chunks of rows in a tree.
+   */
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void biasSgd(int b, int n) {
+    float[] dy = Data.floats(86, b * n, -2f, 2f);
+    float[] bias = Data.floats(87, n, -1f, 1f);
+    Runs.Inputs inputs = new Runs.Inputs(dy, bias);
+    float[] expected = nan(n);
+    Edges.biasSgd(b, n, 0.125f, dy, bias, expected);
+    float[] actual = nan(n);
+    EdgesKernels.biasSgd(b, n, 0.125f, dy, bias, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  /** More columns than a block (1024) and more than a vector's tail: every block and lane folds its own column. */
+  @org.junit.jupiter.api.Test
+  void biasSgdAcrossBlocks() {
+    int b = 9;
+    int n = 2 * 1024 + 37;
+    float[] dy = Data.floats(88, b * n, -2f, 2f);
+    float[] bias = Data.floats(89, n, -1f, 1f);
+    float[] expected = nan(n);
+    Edges.biasSgd(b, n, 0.5f, dy, bias, expected);
+    float[] actual = nan(n);
+    EdgesKernels.biasSgd(b, n, 0.5f, dy, bias, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  /** rsqrt has no bit-exact vector form, so this kernel runs its scalar form's interchanged loops. */
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void columnInverseNorms(int b, int n) {
+    float[] x = Data.floats(90, b * n, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    float[] expected = nan(n);
+    Edges.columnInverseNorms(b, n, x, expected);
+    float[] actual = nan(n);
+    EdgesKernels.columnInverseNorms(b, n, x, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
+  @ParameterizedTest(name = "B={0}, K={1}")
+  @MethodSource("dev.kiln.tests.fusion.Runs#rows")
+  void middleSumsBias(int b, int k) {
+    int h = 5;
+    float[] x = Data.floats(91, b * h * k, -2f, 2f);
+    float[] bias = Data.floats(92, k, -1f, 1f);
+    Runs.Inputs inputs = new Runs.Inputs(x, bias);
+    float[] expected = nan(b * k);
+    Edges.middleSumsBias(b, h, k, x, bias, expected);
+    float[] actual = nan(b * k);
+    EdgesKernels.middleSumsBias(b, h, k, x, bias, actual);
+    assertNoNaN(expected, "out");
+    Agreement.assertSame(expected, actual);
+    inputs.assertUnchanged();
+  }
+
   /** The maximum accumulates into the caller's {@code m}: its initial values (here some above the data) take part. */
   @ParameterizedTest(name = "B={0}, K={1}")
   @MethodSource("dev.kiln.tests.fusion.Runs#rows")

@@ -102,6 +102,12 @@ final class Expectations {
           + " divide joins it as a second row pass (exp recomputed in both)", "expMap#1", "rowSumsReduce#1", "divRow#1"),
       one(Edges.class, "rowInverseNorms", "the square is the reduction's prologue and rsqrt its epilogue, on the"
           + " row's total in a register", "square#1", "rowSumsReduce#1", "rsqrtMap#1"),
+      one(Edges.class, "biasSgd", "a @Reduce down columns becomes a worker per column adding its terms in order, so"
+          + " the SGD step on the column's total joins it", "colSumsReduce#1", "sgdStep#1"),
+      one(Edges.class, "columnInverseNorms", "the square is the reduction's prologue and rsqrt its epilogue, on the"
+          + " column's total in a register", "square#1", "colSumsReduce#1", "rsqrtMap#1"),
+      one(Edges.class, "middleSumsBias", "a sum over the middle dimension is a worker per (b, k) looping over h; the"
+          + " broadcast add on its grid joins it", "middleSumsReduce#1", "addCols#1"),
       new Expected(Edges.class, "groupShift", List.of(List.of("groupMaxReduce#1", "subGroup#1")), Set.of(),
           "a max by (b, h) over k is a worker per group; the shift is its second pass over the group"),
       one(Edges.class, "shadowedParam", "an elementwise chain", "tanhMap#1", "sigmoidMap#1", "expMap#1", "add#1", "add#2"),

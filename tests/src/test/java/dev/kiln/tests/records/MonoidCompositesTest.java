@@ -86,6 +86,25 @@ class MonoidCompositesTest {
     }
   }
 
+  /**
+   * Statistics combined down the columns of a 2-D grid, then each column's deviation: a worker a
+   * column carries the record through the column's rows in order, so the plain Java's bits (more
+   * columns than a block of the CPU's interchanged loops, 1024, in the second size).
+   */
+  @Test
+  void columnStatisticsFusedWithTheirEpilogue() {
+    for (int[] size : new int[][] {{3, 7}, {300, 2100}}) {
+      int b = size[0];
+      int n = size[1];
+      float[] x = Data.floats(94 + b, b * n, 99f, 101f);
+      float[] plain = new float[n];
+      MonoidComposites.columnDeviations(b, n, x, plain);
+      float[] kernel = new float[n];
+      MonoidCompositesKernels.columnDeviations(b, n, x, kernel);
+      assertArrayEquals(plain, kernel);
+    }
+  }
+
   @Test
   void theIdentityIsStoredEvenWhereOnlyAnotherComponentIsReadAfter() {
     // all values negative: started from zeros (value 0, index 0) instead of ArgMax.none() (index -1),
@@ -112,6 +131,11 @@ class MonoidCompositesTest {
     // statistics by columns are a reduction across workers: the next call starts a kernel
     String columns = fusion("columnStandardize");
     assertTrue(columns.contains("fused into 3 kernels"), columns);
+    // statistics down the columns of a 2-D grid: a worker a column carries them, and the epilogue joins
+    String deviations = fusion("columnDeviations");
+    assertTrue(deviations.contains("fused into 2 kernels"), deviations);
+    assertTrue(deviations.contains("edge columnStats#1 -> deviations#1 via s_n: fused, one kernel"), deviations);
+    assertTrue(deviations.contains("reduces down columns"), deviations);
     String max = fusion("oneHotOfMax");
     assertTrue(max.contains("store m_index[i] = -1"), max);
   }

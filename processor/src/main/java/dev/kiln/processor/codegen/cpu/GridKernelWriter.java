@@ -84,8 +84,15 @@ final class GridKernelWriter {
     }
 
     String outerExtent = op.grid().get(0).extentText();
-    m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
-    if (op.grid().size() >= 2 && reductions.isEmpty() && groups.isEmpty() && op.scratch().isEmpty()) {
+    if (op.grid().size() == 1 && ScalarColumnLoops.walksColumns(op)) {
+      // workers that each walk a column: chunks of whole blocks of columns where the threads allow
+      m.addStatement("final int $N = $T.chunks($N, $L, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op),
+          ColumnLoops.BLOCK);
+    } else {
+      m.addStatement("final int $N = $T.chunks($N, $L)", chunks, CPU_EXECUTOR, outerExtent, WorkEstimate.perOuterIndex(op));
+    }
+    boolean columns = reductions.isEmpty() && groups.isEmpty() && ScalarColumnLoops.applies(op);
+    if (op.grid().size() >= 2 && reductions.isEmpty() && groups.isEmpty() && op.scratch().isEmpty() && !columns) {
       flattened(m, op, simd, where, outerExtent, names, chunk, lo, hi);
     }
     // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
@@ -133,15 +140,22 @@ final class GridKernelWriter {
       }
       folds.add(MonoidFolds.tree(g, all, chunks, names));
     }
-    List<String> varNames = bindGrid(emitter, op, names);
-    emitter.setWorkerDepth(op.grid().size());
-    emitter.add(ScratchCode.fills(op));
-    emitter.statements(op.body());
-    for (int k = op.grid().size() - 1; k >= 0; k--) {
-      CodeBlock inner = emitter.closeScope();
-      emitter.add(gridLoop(op, k, varNames.get(k), lo, hi, inner));
+    CodeBlock chunkBody;
+    if (columns) {
+      // each worker folds a loop down a column: rows outermost over blocks of workers (no partials,
+      // no scratch: ScalarColumnLoops)
+      chunkBody = ScalarColumnLoops.chunk(op, names, lo, hi);
+    } else {
+      List<String> varNames = bindGrid(emitter, op, names);
+      emitter.setWorkerDepth(op.grid().size());
+      emitter.add(ScratchCode.fills(op));
+      emitter.statements(op.body());
+      for (int k = op.grid().size() - 1; k >= 0; k--) {
+        CodeBlock inner = emitter.closeScope();
+        emitter.add(gridLoop(op, k, varNames.get(k), lo, hi, inner));
+      }
+      chunkBody = emitter.closeScope();
     }
-    CodeBlock chunkBody = emitter.closeScope();
     if (simdFirst) {
       // the scalar chunk is also what an index out of bounds in a SIMD chunk reruns, so that the
       // exception is the plain method's, at the same index (a vector load reports its first lane)

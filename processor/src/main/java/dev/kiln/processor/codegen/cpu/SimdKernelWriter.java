@@ -77,15 +77,19 @@ final class SimdKernelWriter {
    */
   static final int LANES_PIECE = 64;
 
+  /** As {@link #LANES_PIECE} for lanes that each walk a column ({@link ColumnLoops}): a quarter of a block. */
+  static final int COLUMNS_PIECE = ColumnLoops.BLOCK / 4;
+
   /**
    * The fewest outer indices worth a call of {@code source}'s SIMD form while its launcher measures
    * it ({@code CpuExecutor.forEachChunkChoosing}): {@link #LANES_PIECE} where its lanes are the outer
-   * index itself (a 1-D grid), {@link RowJam#ROWS} for a row kernel that runs rows four at a time (a
+   * index itself (a 1-D grid; {@link #COLUMNS_PIECE} where they walk columns), {@link RowJam#ROWS} for a row kernel that runs rows four at a time (a
    * shorter call would never run, so never warm, either path), else 1 (an outer index is a row).
    */
   static int minimumPiece(OperatorIr.Grid source) {
     if (source.grid().size() == 1 && SimdPlan.judge(source, false).lanes()) {
-      return LANES_PIECE;
+      // a worker walking a column: a narrow piece reads each row in short pieces, slow in either form
+      return ScalarColumnLoops.walksColumns(source) ? COLUMNS_PIECE : LANES_PIECE;
     }
     return RowJam.jam(CallStash.applyAll(source).op()) != null ? RowJam.ROWS : 1;
   }
