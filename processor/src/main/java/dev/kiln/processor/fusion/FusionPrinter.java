@@ -31,7 +31,8 @@ public final class FusionPrinter {
             : a instanceof CompositeIr.Arg.Size s ? s.value().toString()
             : ((CompositeIr.Arg.Value) a).param() != null ? ((CompositeIr.Arg.Value) a).param().name()
             : String.valueOf(((CompositeIr.Arg.Value) a).literal());
-        args.add(p instanceof Param.Array pa && pa.role() != dev.kiln.processor.ir.ArrayRole.IN ? "out " + v : v);
+        // an array the call writes says how: "out" (stored) or "reduce" (accumulated into)
+        args.add(p instanceof Param.Array pa && pa.role() != dev.kiln.processor.ir.ArrayRole.IN ? pa.role().text() + " " + v : v);
       }
       b.append("  ").append(call.id()).append(" = ").append(call.callee().name()).append('(')
           .append(String.join(", ", args)).append(")\n");

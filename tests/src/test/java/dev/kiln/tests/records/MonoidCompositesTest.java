@@ -136,6 +136,10 @@ class MonoidCompositesTest {
     assertTrue(deviations.contains("fused into 2 kernels"), deviations);
     assertTrue(deviations.contains("edge columnStats#1 -> deviations#1 via s_n: fused, one kernel"), deviations);
     assertTrue(deviations.contains("reduces down columns"), deviations);
+    // a call's arguments say how it writes them: stored (out) or accumulated into (reduce)
+    assertTrue(deviations.contains("columnStats#1 = columnStats(B, N, x, reduce s_n, reduce s_mean, reduce s_m2)"),
+        deviations);
+    assertTrue(deviations.contains("empties#1 = empties(N, out s_n, out s_mean, out s_m2)"), deviations);
     String max = fusion("oneHotOfMax");
     assertTrue(max.contains("store m_index[i] = -1"), max);
   }
