@@ -1,6 +1,7 @@
 package dev.kiln.lib;
 
 import dev.kiln.Dim;
+import dev.kiln.KMath;
 import dev.kiln.Operator;
 import dev.kiln.Out;
 import dev.kiln.Parallel;
@@ -16,6 +17,26 @@ import dev.kiln.Shape;
  */
 public final class Stats {
   private Stats() {}
+
+  /**
+   * Every summary empty ({@link MeanVar#empty()}): where a {@code @Reduce} array of them starts. A
+   * composite that keeps summaries in a temporary ({@code MeanVar[] s = new MeanVar[n]}, which Java
+   * fills with nulls) calls this first, here or in another module.
+   */
+  @Operator
+  public static void empties(@Dim int N, @Out @Shape("N") MeanVar[] s) {
+    for (@Parallel int i = 0; i < N; i++) {
+      s[i] = MeanVar.empty();
+    }
+  }
+
+  /** Each summary's standard deviation (the population's: the spread over the count; 0 for no values). */
+  @Operator
+  public static void deviations(@Dim int N, @Shape("N") MeanVar[] s, @Out @Shape("N") float[] sd) {
+    for (@Parallel int i = 0; i < N; i++) {
+      sd[i] = KMath.sqrt(s[i].variance());
+    }
+  }
 
   /** Count, mean and spread of all of {@code x}. */
   @Operator

@@ -44,6 +44,24 @@ class StatsTest {
     }
   }
 
+  /** The identity to start from, then each summary's deviation: records in, records out. */
+  @Test
+  void emptiesThenDeviations() {
+    MeanVar[] s = new MeanVar[5];
+    StatsKernels.empties(5, s);
+    for (MeanVar m : s) {
+      assertEquals(MeanVar.empty(), m);
+    }
+    s[1] = new MeanVar(4f, 2f, 16f);
+    float[] sd = new float[5];
+    StatsKernels.deviations(5, s, sd);
+    float[] plain = new float[5];
+    Stats.deviations(5, s, plain);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(plain, sd);
+    assertEquals(2f, sd[1]);
+    assertEquals(0f, sd[0], "no values: 0");
+  }
+
   /** The derived gradient through {@link MeanVar#gradient}: batch-norm statistics' backward pass. */
   @Test
   void columnStatisticsHaveADerivedGradient() {

@@ -335,4 +335,23 @@ class MonoidsCudaTest {
       }
     }
   }
+
+  /** The library's monoid operators, read from its jar's IR and fused here, on the device. */
+  @Test
+  void libraryMonoidsFromAnotherJar() {
+    int b = 300;
+    int n = 700;
+    float[] x = Data.floats(29, b * n, 99f, 101f);
+    float[] plain = new float[n];
+    LibraryMonoids.columnDeviations(b, n, x, plain);
+    try (DeviceFloatArray dx = device.upload(x);
+        DeviceFloatArray out = device.upload(new float[n])) {
+      LibraryMonoidsKernels.columnDeviations(device.defaultStream(), b, n, dx, out);
+      float[] got = out.download();
+      for (int i = 0; i < n; i++) {
+        // one device thread a column folds the column's records in the source's order
+        assertEquals(plain[i], got[i], 1e-5, "column " + i);
+      }
+    }
+  }
 }

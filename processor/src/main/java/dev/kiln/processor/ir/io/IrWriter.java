@@ -1,7 +1,6 @@
 package dev.kiln.processor.ir.io;
 
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.StmtWalk;
 import java.util.List;
 
 /**
@@ -26,11 +25,18 @@ import java.util.List;
  * </pre>
  *
  * <p>Parameters ({@code param scalar <name> <position> <type> [dim]}, {@code param array <name>
- * <position> in|out|reduce <type> [<extents>] "<shape text>"}), then every expression node once,
+ * <position> in|out|reduce <type> [<extents>] "<shape text>"}, followed for a component of an array
+ * of records by {@code record <parameter> <record class> <component> <index> <count>}; the
+ * components share their parameter's position), then every expression node once,
  * numbered {@code n0, n1, ...} after its operands, with its type ({@code @k}: the loop scope of a
  * load or trapping division); then {@code grid <var> <extent>} (or {@code grid <var> size [4*H]}) per {@code @Parallel} loop,
- * {@code name <node> <local>} for source names, {@code result <node>}, and the statements: {@code
- * store <array> <index> <value> if <guard>}, {@code accumulate sum|product|max|min ...}, and
+ * {@code name <node> <local>} for source names, {@code result <node>}, a line per user monoid the
+ * body combines with ({@code monoid <k> <record> <method> <size> components <names> left <vars>
+ * right <vars> combined <nodes> identity <nodes>}, and {@code gradient <method> total <vars> dtotal
+ * <vars> element <vars> result <nodes>} where the record has an {@code @ElementGradient} method;
+ * added while the format is unreleased, so still version 1), and the statements: {@code
+ * store <array> <index> <value> if <guard>}, {@code accumulate sum|product|max|min ...}, {@code
+ * combine <monoid k> <record parameter> <component arrays> <index> <values> if <guard>}, and
  * <code>loop &lt;id&gt; &lt;index&gt; &lt;lo&gt; &lt;hi&gt; step &lt;k&gt; if &lt;guard&gt; &#123;</code>
  * followed by {@code carry <phi> init <n> next <n> result <var>} lines and the loop's body, closed
  * by a line <code>&#125;</code>. Floating literals are written in Java's hexadecimal form, so they
@@ -48,12 +54,7 @@ public final class IrWriter {
 
   /** The IR text of {@code operators}, in their order. */
   public static String write(List<OperatorIr> operators) {
-    // an operator that reduces into an array of records is not written (the IR text has no form for
-    // a user monoid's method): composites of its own module call it, other modules call its launchers
-    List<OperatorIr> callable = operators.stream()
-        .filter(op -> !(op instanceof OperatorIr.Grid g) || StmtWalk.firstCombine(g.body()) == null)
-        .toList();
-    return writeAll(callable);
+    return writeAll(operators);
   }
 
   private static String writeAll(List<OperatorIr> operators) {

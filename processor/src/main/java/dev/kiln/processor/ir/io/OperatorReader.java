@@ -4,6 +4,7 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.Monoid;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.OperatorKind;
 import dev.kiln.processor.ir.Param;
@@ -35,6 +36,9 @@ final class OperatorReader {
   private final Map<Expr, String> names = new LinkedHashMap<>();
   private final List<Stmt> body = new ArrayList<>();
   private final Deque<OpenLoop> loops = new ArrayDeque<>();
+  private final List<Monoid> monoids = new ArrayList<>();
+  /** The position of the parameter read last (-1 before the first). */
+  private int lastPosition = -1;
   private ScalarType resultType;
   private Expr result;
   private OperatorIr done;
@@ -76,6 +80,8 @@ final class OperatorReader {
         ReduceKind op = c.choice(ReduceKind.class, "reduction (sum, product, max or min)");
         statements().add(new Stmt.Accumulate(nodes.arrayParam(c, ArrayRole.REDUCE), index(c), op, nodes.ref(c), guard(c), null));
       }
+      case "monoid" -> monoids.add(monoid(c));
+      case "combine" -> statements().add(combine(c));
       case "loop" -> loop(c);
       case "carry" -> carry(c);
       case "}" -> closeLoop(c);
@@ -101,9 +107,11 @@ final class OperatorReader {
     String what = c.word("'scalar' or 'array'");
     String pname = c.text("the parameter's name");
     int position = c.smallInteger("the parameter's position");
-    if (position != params.size()) {
-      throw c.error("parameter '" + pname + "' is at position " + position + ", expected " + params.size());
+    // each Java parameter once, in order; the components of an array of records share its position
+    if (position != lastPosition + 1 && !(position == lastPosition && what.equals("array"))) {
+      throw c.error("parameter '" + pname + "' is at position " + position + ", expected " + (lastPosition + 1));
     }
+    lastPosition = position;
     Param p;
     if (what.equals("scalar")) {
       ScalarType type = c.type();
@@ -123,13 +131,120 @@ final class OperatorReader {
       }
       ScalarType type = c.type();
       List<Poly> extents = PolyText.parseList(c.list("the shape's extents"), c);
-      p = new Param.Array(pname, position, type, new Shape(c.text("the shape's text"), extents), r);
+      Shape shape = new Shape(c.text("the shape's text"), extents);
+      Param.RecordSlot slot = null;
+      if (!c.atEnd()) {
+        c.keyword("record");
+        String recordParam = c.text("the record parameter's name");
+        String recordClass = c.text("the record's class");
+        String component = c.text("the component's name");
+        int index = c.smallInteger("the component's index");
+        int count = c.smallInteger("the record's component count");
+        if (index < 0 || index >= count) {
+          throw c.error("component " + index + " of a record of " + count + " components");
+        }
+        slot = new Param.RecordSlot(recordParam, recordClass, component, index, count);
+      }
+      p = new Param.Array(pname, position, type, shape, r, slot);
     } else {
       throw c.error("expected 'scalar' or 'array', found '" + what + "'");
     }
     if (params.putIfAbsent(pname, p) != null) {
       throw c.error("parameter '" + pname + "' is declared twice");
     }
+  }
+
+  /** See {@code OperatorWriter.monoid} for the line's form. */
+  private Monoid monoid(Cursor c) throws IrFormatException {
+    int k = c.smallInteger("the monoid's number");
+    if (k != monoids.size()) {
+      throw c.error("monoid " + k + " is out of order: the next monoid is " + monoids.size());
+    }
+    String record = c.text("the record's name");
+    String method = c.text("the combining method's name");
+    int size = c.smallInteger("the number of components");
+    if (size < 1) {
+      throw c.error("a monoid has at least one component, not " + size);
+    }
+    c.keyword("components");
+    List<String> components = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      components.add(c.text("a component's name"));
+    }
+    c.keyword("left");
+    List<Expr.Var> left = vars(c, size);
+    c.keyword("right");
+    List<Expr.Var> right = vars(c, size);
+    c.keyword("combined");
+    List<Expr> combined = refs(c, size);
+    c.keyword("identity");
+    List<Expr.Const> identity = new ArrayList<>();
+    for (Expr e : refs(c, size)) {
+      if (!(e instanceof Expr.Const k2)) {
+        throw c.error("a monoid's identity is a constant per component");
+      }
+      identity.add(k2);
+    }
+    Monoid.Gradient gradient = null;
+    if (!c.atEnd()) {
+      c.keyword("gradient");
+      String g = c.text("the gradient method's name");
+      c.keyword("total");
+      List<Expr.Var> total = vars(c, size);
+      c.keyword("dtotal");
+      List<Expr.Var> dtotal = vars(c, size);
+      c.keyword("element");
+      List<Expr.Var> element = vars(c, size);
+      c.keyword("result");
+      gradient = new Monoid.Gradient(g, total, dtotal, element, refs(c, size));
+    }
+    for (int i = 0; i < size; i++) {
+      if (combined.get(i).type() != left.get(i).type() || identity.get(i).type() != left.get(i).type()) {
+        throw c.error("component '" + components.get(i) + "' of monoid " + k + " has values of different types");
+      }
+    }
+    return new Monoid(record, method, components, left, right, combined, identity, gradient);
+  }
+
+  private List<Expr.Var> vars(Cursor c, int n) throws IrFormatException {
+    List<Expr.Var> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(nodes.var(c, "a monoid's operand"));
+    }
+    return out;
+  }
+
+  private List<Expr> refs(Cursor c, int n) throws IrFormatException {
+    List<Expr> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(nodes.ref(c));
+    }
+    return out;
+  }
+
+  /** {@code combine <monoid k> <record parameter> <component arrays> <index> <values> if <guard>}. */
+  private Stmt.Combine combine(Cursor c) throws IrFormatException {
+    int k = c.smallInteger("the monoid's number");
+    if (k < 0 || k >= monoids.size()) {
+      throw c.error("monoid " + k + " is not defined before this combine");
+    }
+    Monoid m = monoids.get(k);
+    String param = c.text("the record parameter's name");
+    List<Param.Array> arrays = new ArrayList<>();
+    for (int i = 0; i < m.size(); i++) {
+      Param.Array a = nodes.arrayParam(c, ArrayRole.REDUCE);
+      if (a.elementType() != m.left().get(i).type()) {
+        throw c.error("'" + a.name() + "' holds " + a.elementType().irName() + ", but component '" + m.components().get(i)
+            + "' of " + m + " is " + m.left().get(i).type().irName());
+      }
+      arrays.add(a);
+    }
+    Expr index = index(c);
+    List<Expr> values = new ArrayList<>();
+    for (int i = 0; i < m.size(); i++) {
+      values.add(nodes.ref(c, m.left().get(i).type(), "a combined value"));
+    }
+    return new Stmt.Combine(m, param, arrays, index, values, guard(c), null);
   }
 
   private Expr index(Cursor c) throws IrFormatException {

@@ -2,6 +2,7 @@ package dev.kiln.processor.ir.io;
 
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.Monoid;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
@@ -15,6 +16,8 @@ import java.util.Map;
 final class OperatorWriter {
   private final StringBuilder out;
   private final NodeOrder order = new NodeOrder();
+  /** The user monoids the body combines with, numbered in the order of their first combine. */
+  private final List<Monoid> monoids = new ArrayList<>();
 
   OperatorWriter(StringBuilder out) {
     this.out = out;
@@ -47,6 +50,9 @@ final class OperatorWriter {
     if (map != null) {
       line("  result " + order.ref(map.result()));
     }
+    for (int k = 0; k < monoids.size(); k++) {
+      monoid(k, monoids.get(k));
+    }
     statements(body, "  ");
     line("end");
   }
@@ -78,6 +84,10 @@ final class OperatorWriter {
       } else if (s instanceof Stmt.Accumulate a) {
         order.add(a.index());
         order.add(a.value());
+      } else if (s instanceof Stmt.Combine c) {
+        number(c.monoid());
+        order.add(c.index());
+        c.values().forEach(order::add);
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         order.add(l.index());
@@ -97,6 +107,52 @@ final class OperatorWriter {
     }
   }
 
+  /** Numbers a monoid's operands, method and identity (and its gradient's), once. */
+  private void number(Monoid m) {
+    if (monoids.contains(m)) {
+      return;
+    }
+    monoids.add(m);
+    m.left().forEach(order::add);
+    m.right().forEach(order::add);
+    m.combined().forEach(order::add);
+    m.identity().forEach(order::add);
+    if (m.gradient() != null) {
+      m.gradient().total().forEach(order::add);
+      m.gradient().totalGradient().forEach(order::add);
+      m.gradient().element().forEach(order::add);
+      m.gradient().result().forEach(order::add);
+    }
+  }
+
+  /**
+   * {@code monoid <k> <record> <method> <size> components <names> left <vars> right <vars> combined
+   * <nodes> identity <nodes>}, then, when the record has one, {@code gradient <method> total <vars>
+   * dtotal <vars> element <vars> result <nodes>}.
+   */
+  private void monoid(int k, Monoid m) {
+    StringBuilder b = new StringBuilder("  monoid ").append(k).append(' ').append(IrSyntax.word(m.record())).append(' ')
+        .append(IrSyntax.word(m.method())).append(' ').append(m.size()).append(" components");
+    m.components().forEach(c -> b.append(' ').append(IrSyntax.word(c)));
+    refs(b.append(" left"), m.left());
+    refs(b.append(" right"), m.right());
+    refs(b.append(" combined"), m.combined());
+    refs(b.append(" identity"), m.identity());
+    if (m.gradient() != null) {
+      Monoid.Gradient g = m.gradient();
+      b.append(" gradient ").append(IrSyntax.word(g.method()));
+      refs(b.append(" total"), g.total());
+      refs(b.append(" dtotal"), g.totalGradient());
+      refs(b.append(" element"), g.element());
+      refs(b.append(" result"), g.result());
+    }
+    line(b.toString());
+  }
+
+  private void refs(StringBuilder b, List<? extends Expr> nodes) {
+    nodes.forEach(e -> b.append(' ').append(order.ref(e)));
+  }
+
   private void param(Param p) {
     StringBuilder b = new StringBuilder("  param ");
     if (p instanceof Param.Scalar s) {
@@ -108,6 +164,12 @@ final class OperatorWriter {
           .append(a.role().text()).append(' ').append(a.elementType().irName()).append(' ')
           .append(PolyText.writeList(a.shape().extents())).append(' ')
           .append(IrSyntax.quote(a.shape().text()));
+      if (a.record() != null) {
+        // a component of an array of records: record <parameter> <record class> <component> <index> <count>
+        Param.RecordSlot r = a.record();
+        b.append(" record ").append(IrSyntax.word(r.param())).append(' ').append(IrSyntax.word(r.recordClass()))
+            .append(' ').append(IrSyntax.word(r.component())).append(' ').append(r.index()).append(' ').append(r.count());
+      }
     }
     line(b.toString());
   }
@@ -120,6 +182,14 @@ final class OperatorWriter {
       } else if (s instanceof Stmt.Accumulate a) {
         line(indent + "accumulate " + lower(a.op()) + " " + IrSyntax.word(a.array().name()) + " "
             + order.ref(a.index()) + " " + order.ref(a.value()) + " if " + order.ref(a.guard()));
+      } else if (s instanceof Stmt.Combine c) {
+        // combine <monoid k> <record parameter> <component arrays> <index> <values> if <guard>
+        StringBuilder b = new StringBuilder(indent).append("combine ").append(monoids.indexOf(c.monoid())).append(' ')
+            .append(IrSyntax.word(c.param()));
+        c.arrays().forEach(a -> b.append(' ').append(IrSyntax.word(a.name())));
+        b.append(' ').append(order.ref(c.index()));
+        refs(b, c.values());
+        line(b.append(" if ").append(order.ref(c.guard())).toString());
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
         line(indent + "loop " + l.id() + " " + order.ref(l.index()) + " " + order.ref(l.lo()) + " "

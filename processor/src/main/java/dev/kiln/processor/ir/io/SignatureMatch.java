@@ -2,6 +2,7 @@ package dev.kiln.processor.ir.io;
 
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javax.lang.model.element.ExecutableElement;
@@ -14,16 +15,27 @@ import javax.lang.model.type.TypeMirror;
 final class SignatureMatch {
   private SignatureMatch() {}
 
-  /** What differs, or null when the IR's parameters and result are the method's. */
+  /**
+   * What differs, or null when the IR's parameters and result are the method's. An array of
+   * records is one parameter of the method and one IR parameter per component, at the same position.
+   */
   static String mismatch(ExecutableElement method, OperatorIr ir) {
     List<? extends VariableElement> params = method.getParameters();
-    if (params.size() != ir.params().size()) {
-      return "the method has " + params.size() + " parameters, the IR " + ir.params().size();
+    List<List<Param>> byPosition = new ArrayList<>();
+    for (Param p : ir.params()) {
+      if (p.position() == byPosition.size()) {
+        byPosition.add(new ArrayList<>());
+      }
+      if (p.position() != byPosition.size() - 1) {
+        return "the IR's parameter '" + p.name() + "' is out of order";
+      }
+      byPosition.get(p.position()).add(p);
+    }
+    if (params.size() != byPosition.size()) {
+      return "the method has " + params.size() + " parameters, the IR " + byPosition.size();
     }
     for (int i = 0; i < params.size(); i++) {
-      Param p = ir.params().get(i);
-      String inIr = p instanceof Param.Scalar s ? s.type().javaName()
-          : ((Param.Array) p).elementType().javaName() + "[]";
+      String inIr = javaName(byPosition.get(i));
       String inClass = javaName(params.get(i).asType());
       if (!inIr.equals(inClass)) {
         return "parameter " + (i + 1) + " is " + inClass + " in the class and " + inIr + " in the IR";
@@ -35,6 +47,25 @@ final class SignatureMatch {
       return "the method returns " + returns + ", the IR " + result;
     }
     return null;
+  }
+
+  /** The Java type of one parameter's IR parameters: a scalar, an array, or the components of an array of records. */
+  private static String javaName(List<Param> ps) {
+    Param p = ps.get(0);
+    if (p instanceof Param.Scalar s) {
+      return ps.size() == 1 ? s.type().javaName() : "(several parameters at one position)";
+    }
+    Param.RecordSlot r = ((Param.Array) p).record();
+    if (r == null) {
+      return ps.size() == 1 ? ((Param.Array) p).elementType().javaName() + "[]" : "(several parameters at one position)";
+    }
+    for (int k = 0; k < ps.size(); k++) {
+      if (!(ps.get(k) instanceof Param.Array a) || a.record() == null || a.record().index() != k
+          || a.record().count() != ps.size() || !a.record().recordClass().equals(r.recordClass())) {
+        return "(an array of " + r.recordClass() + " whose components are not all there, in order)";
+      }
+    }
+    return r.recordClass().replace('$', '.') + "[]";
   }
 
   /** {@code float}, {@code float[]}, {@code void}; another type as javac prints it. */

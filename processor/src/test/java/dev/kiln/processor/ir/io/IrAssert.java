@@ -80,6 +80,13 @@ final class IrAssert {
         check("accumulate op", s.op(), t.op());
         expr(s.index(), t.index());
         expr(s.value(), t.value());
+      } else if (x instanceof Stmt.Combine s) {
+        Stmt.Combine t = (Stmt.Combine) y;
+        monoid(s.monoid(), t.monoid());
+        check("combine record", s.param(), t.param());
+        check("combine arrays", s.arrays(), t.arrays());
+        expr(s.index(), t.index());
+        exprs(s.values(), t.values());
       } else {
         Stmt.Loop s = (Stmt.Loop) x;
         Stmt.Loop t = (Stmt.Loop) y;
@@ -97,6 +104,32 @@ final class IrAssert {
         }
         body(s.body(), t.body());
       }
+    }
+  }
+
+  /** The record, method, components, operands, method's nodes, identity and gradient, alike. */
+  private void monoid(dev.kiln.processor.ir.Monoid a, dev.kiln.processor.ir.Monoid b) {
+    check("monoid record", a.record(), b.record());
+    check("monoid method", a.method(), b.method());
+    check("monoid components", a.components(), b.components());
+    exprs(a.left(), b.left());
+    exprs(a.right(), b.right());
+    exprs(a.combined(), b.combined());
+    exprs(a.identity(), b.identity());
+    check("monoid gradient", a.gradient() == null, b.gradient() == null);
+    if (a.gradient() != null) {
+      check("gradient method", a.gradient().method(), b.gradient().method());
+      exprs(a.gradient().total(), b.gradient().total());
+      exprs(a.gradient().totalGradient(), b.gradient().totalGradient());
+      exprs(a.gradient().element(), b.gradient().element());
+      exprs(a.gradient().result(), b.gradient().result());
+    }
+  }
+
+  private void exprs(List<? extends Expr> xs, List<? extends Expr> ys) {
+    check("node count", xs.size(), ys.size());
+    for (int i = 0; i < xs.size(); i++) {
+      expr(xs.get(i), ys.get(i));
     }
   }
 

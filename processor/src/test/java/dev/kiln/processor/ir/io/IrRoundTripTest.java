@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class IrRoundTripTest {
   private static final List<String> PROCESSOR_SOURCES =
-      List.of("ir/Cells.java", "ir/RaceFree.java", "ir/LateCallee.java", "ir/io/Edges.java");
+      List.of("ir/Cells.java", "ir/RaceFree.java", "ir/LateCallee.java", "ir/io/Edges.java", "ir/io/MonoidOps.java");
 
   private static Compilation compilation;
   private static IrCapture capture;
@@ -83,7 +83,9 @@ class IrRoundTripTest {
         " = not ", " = bitnot ", " = ushr ", " = div i32 ", " @1\n", " = var i32 grid ",
         " = var f32 carried ", " = var f32 loop_result ", " = const f32 NaN", " = const f64 -0x0.0p0",
         " = const f32 -Infinity", " = const i64 -9223372036854775808", "  name ", " dim\n",
-        " reduce f64 [B] ", " [M, 2*K + 1] ", " size [4*H]")) {
+        " reduce f64 [B] ", " [M, 2*K + 1] ", " size [4*H]", "  monoid 0 Stats combine 3 components n mean m2 ",
+        "  monoid 1 Best better 2 components value index ", " gradient gradient total ", "  combine 0 s s_n s_mean s_m2 ",
+        "    combine 0 ", "  combine 1 m m_value m_index ")) {
       assertWithMessage("some operator's IR contains '%s'", needle)
           .that(texts.stream().anyMatch(t -> t.contains(needle))).isTrue();
     }
