@@ -11,6 +11,7 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +29,9 @@ import java.util.Set;
  * lanes form is refused (a function with no bit-exact vector form in the epilogue, say) or that run
  * without the Vector API.
  *
- * <p>Applies where {@link ColumnLoops} does, when no array is both read and written (running the
- * workers statement by statement, a block at a time, then reads nothing another worker writes),
+ * <p>Applies where {@link ColumnLoops} does, when no array is both read and written except at one
+ * index, the worker's own element (running the workers statement by statement, a block at a time,
+ * then reads nothing another worker writes, and each element before it is written),
  * the loops' bounds do not depend on the worker, and every read's index is affine (a read the
  * argument checks cannot prove in bounds, a gather, keeps the plain order, so that an index out of
  * bounds is reported at the element the plain method reports).
@@ -42,8 +44,8 @@ final class ScalarColumnLoops {
       return false;
     }
     Expr.Var lane = op.grid().get(op.grid().size() - 1).var();
-    Set<Param.Array> stored = new HashSet<>();
-    Set<Param.Array> loaded = new HashSet<>();
+    Map<Param.Array, Set<Expr>> stored = new HashMap<>();
+    Map<Param.Array, Set<Expr>> loaded = new HashMap<>();
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Loop l) {
         if (l.lo().dependsOn(lane) || l.hi().dependsOn(lane)) {
@@ -55,14 +57,24 @@ final class ScalarColumnLoops {
         }
       } else {
         Stmt.Store st = (Stmt.Store) s;
-        stored.add(st.array());
+        stored.computeIfAbsent(st.array(), a -> new HashSet<>()).add(st.index());
         loads(st.value(), loaded);
         loads(st.index(), loaded);
         loads(st.guard(), loaded);
       }
     }
-    stored.retainAll(loaded);
-    return stored.isEmpty() && !loaded.contains(null);
+    if (loaded.containsKey(null)) {
+      return false;
+    }
+    // an array both read and written only at one index, the worker's own element (a record carried
+    // from what the array holds and stored back): each lane reads it before any lane writes it
+    for (Map.Entry<Param.Array, Set<Expr>> w : stored.entrySet()) {
+      Set<Expr> reads = loaded.get(w.getKey());
+      if (reads != null && (w.getValue().size() != 1 || !w.getValue().equals(reads))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -103,12 +115,12 @@ final class ScalarColumnLoops {
     return true;
   }
 
-  /** The arrays {@code e} reads; null among them where a read's index is not affine (data-chosen). */
-  private static void loads(Expr e, Set<Param.Array> out) {
+  /** The indices at which {@code e} reads each array; a null key where a read's index is not affine (data-chosen). */
+  private static void loads(Expr e, Map<Param.Array, Set<Expr>> out) {
     if (e instanceof Expr.Load l) {
-      out.add(l.array());
+      out.computeIfAbsent(l.array(), a -> new HashSet<>()).add(l.index());
       if (AffineAnalysis.affine(l.index()) == null) {
-        out.add(null);
+        out.put(null, Set.of());
       }
     }
     for (Expr o : e.operands()) {
