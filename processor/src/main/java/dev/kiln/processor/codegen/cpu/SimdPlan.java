@@ -32,7 +32,8 @@ import java.util.Set;
  * coefficient 1 in {@code v}: {@link VectorRandomCode}); every read that depends on {@code v} is a unit-stride load of a {@code float}
  * array (a guarded read is a masked load: lanes whose guard is false read nothing and get zero,
  * as the scalar read does); {@code v} itself appears only in indices; and no array is both read and
- * written. Everything independent of {@code v} stays scalar code. Workers are independent (the
+ * written, except an array read only at the one index the worker's top level stores it at (its own
+ * element: a record carried from what the array holds and stored back). Everything independent of {@code v} stays scalar code. Workers are independent (the
  * race check proved it), so running sixteen of them at once statement by statement is the same
  * computation as running them one after another.
  */
@@ -112,12 +113,23 @@ public final class SimdPlan {
 
   /** Every store, in loops too: unit-stride in the lane, into a float array; notes the arrays written. */
   private String collectStores(List<Stmt> body) {
+    return collectStores(body, true);
+  }
+
+  /**
+   * In lanes mode, the indices at which the worker's top level stores each array (an array also
+   * stored inside a sequential loop maps to null): where a worker reads such an array only at the
+   * one index it stores it at, each lane reads its own element ({@link #readsOwnElement}).
+   */
+  private final Map<Param.Array, Expr> topLevelStores = new HashMap<>();
+
+  private String collectStores(List<Stmt> body, boolean topLevel) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return "a worker accumulates into a @Reduce output";
       }
       if (s instanceof Stmt.Loop l) {
-        String why = collectStores(l.body());
+        String why = collectStores(l.body(), false);
         if (why != null) {
           return why;
         }
@@ -130,7 +142,9 @@ public final class SimdPlan {
       if (!unitStride(store.index())) {
         return "neighbouring workers do not write neighbouring elements of " + store.array().name();
       }
-      stored.add(store.array());
+      boolean first = stored.add(store.array());
+      boolean same = first ? topLevel : topLevelStores.get(store.array()) == store.index() && topLevel;
+      topLevelStores.put(store.array(), same ? store.index() : null);
     }
     return null;
   }
@@ -422,6 +436,17 @@ public final class SimdPlan {
    * alike it sees only its own element, as written by the iteration's earlier statements or not yet
    * (CallStash's read-back, in RowJam's rows).
    */
+  /**
+   * In lanes mode, whether {@code load} reads the one element its worker's top level stores the
+   * array at (unconditionally read, unit-stride in the lane): a record carried from what the array
+   * holds and stored back. Each lane then touches its own element only, so running the lanes
+   * statement by statement reads and writes what the workers one by one would.
+   */
+  private boolean readsOwnElement(Expr.Load load) {
+    return loop == null && isTrue(load.guard()) && topLevelStores.get(load.array()) == load.index()
+        && unitStride(load.index());
+  }
+
   private boolean readsBackOwnElement(Expr.Load load) {
     List<Expr> at = storedAt.get(load.array());
     if (loop == null || at == null || !at.contains(load.index()) || !isTrue(load.guard())) {
@@ -589,7 +614,7 @@ public final class SimdPlan {
       if (varying(load.index()) && !unitStride(load.index())) {
         return "a read of " + load.array().name() + " is not unit-stride in " + lane.name();
       }
-      if (stored.contains(load.array()) && !readsBackOwnElement(load)) {
+      if (stored.contains(load.array()) && !readsBackOwnElement(load) && !readsOwnElement(load)) {
         return "a worker reads " + load.array().name() + ", which it also writes";
       }
       String why = checkScalar(load.index());
