@@ -7,8 +7,6 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
-import dev.kiln.processor.ir.Poly;
-import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -88,10 +86,11 @@ final class ScalarColumnLoops {
       return false;
     }
     Expr.Var lane = op.grid().get(op.grid().size() - 1).var();
+    SimdPlan stride = SimdPlan.forLane(lane);
     for (Stmt s : op.body()) {
       if (s instanceof Stmt.Loop l) {
         for (Stmt.Carried c : l.carried()) {
-          if (!unitStride(c.next(), lane) || !unitStride(c.init(), lane)) {
+          if (!readsUnitStride(c.next(), lane, stride) || !readsUnitStride(c.init(), lane, stride)) {
             return false;
           }
         }
@@ -100,15 +99,13 @@ final class ScalarColumnLoops {
     return true;
   }
 
-  private static boolean unitStride(Expr e, Expr.Var lane) {
-    if (e instanceof Expr.Load l && l.index().dependsOn(lane)) {
-      Affine a = AffineAnalysis.affine(l.index());
-      if (a == null || !a.coefficient(lane.name()).equals(Poly.ONE)) {
-        return false;
-      }
+  /** Whether every read in {@code e} that depends on {@code lane} is unit-stride in it. */
+  private static boolean readsUnitStride(Expr e, Expr.Var lane, SimdPlan stride) {
+    if (e instanceof Expr.Load l && l.index().dependsOn(lane) && !stride.unitStride(l.index())) {
+      return false;
     }
     for (Expr o : e.operands()) {
-      if (!unitStride(o, lane)) {
+      if (!readsUnitStride(o, lane, stride)) {
         return false;
       }
     }

@@ -49,6 +49,12 @@ public final class SimdPlan {
   private final Set<Param.Array> stored = new HashSet<>();
   /** In a sequential loop, the indices at which each stored array is written. */
   private final java.util.Map<Param.Array, List<Expr>> storedAt = new java.util.HashMap<>();
+  /**
+   * In lanes mode, the indices at which the worker's top level stores each array (an array also
+   * stored inside a sequential loop maps to null): where a worker reads such an array only at the
+   * one index it stores it at, each lane reads its own element ({@link #readsOwnElement}).
+   */
+  private final Map<Param.Array, Expr> topLevelStores = new HashMap<>();
   /** The sequential loop this plan checks, or null for a grid's lanes. */
   private Stmt.Loop loop;
   private final Map<Expr, Boolean> varying = new HashMap<>();
@@ -116,13 +122,6 @@ public final class SimdPlan {
     return collectStores(body, true);
   }
 
-  /**
-   * In lanes mode, the indices at which the worker's top level stores each array (an array also
-   * stored inside a sequential loop maps to null): where a worker reads such an array only at the
-   * one index it stores it at, each lane reads its own element ({@link #readsOwnElement}).
-   */
-  private final Map<Param.Array, Expr> topLevelStores = new HashMap<>();
-
   private String collectStores(List<Stmt> body, boolean topLevel) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
@@ -143,8 +142,8 @@ public final class SimdPlan {
         return "neighbouring workers do not write neighbouring elements of " + store.array().name();
       }
       boolean first = stored.add(store.array());
-      boolean same = first ? topLevel : topLevelStores.get(store.array()) == store.index() && topLevel;
-      topLevelStores.put(store.array(), same ? store.index() : null);
+      boolean one = topLevel && (first || topLevelStores.get(store.array()) == store.index());
+      topLevelStores.put(store.array(), one ? store.index() : null);
     }
     return null;
   }
@@ -416,7 +415,8 @@ public final class SimdPlan {
     return v;
   }
 
-  private boolean unitStride(Expr index) {
+  /** Whether {@code index} has coefficient exactly 1 in the lane: neighbouring lanes, neighbouring elements. */
+  boolean unitStride(Expr index) {
     Affine a = AffineAnalysis.affine(index);
     return a != null && a.coefficient(lane.name()).equals(Poly.ONE);
   }
@@ -430,13 +430,6 @@ public final class SimdPlan {
   }
 
   /**
-   * Whether a read of an array the loop stores into is at the very index of one of its stores, with
-   * no guard, and every other store into that array in the loop writes elements a whole trip of the
-   * loop away ({@code (b + j) * N + k} for rows j, with k from 0 to N): then in scalar and vector code
-   * alike it sees only its own element, as written by the iteration's earlier statements or not yet
-   * (CallStash's read-back, in RowJam's rows).
-   */
-  /**
    * In lanes mode, whether {@code load} reads the one element its worker's top level stores the
    * array at (unconditionally read, unit-stride in the lane): a record carried from what the array
    * holds and stored back. Each lane then touches its own element only, so running the lanes
@@ -447,6 +440,13 @@ public final class SimdPlan {
         && unitStride(load.index());
   }
 
+  /**
+   * Whether a read of an array the loop stores into is at the very index of one of its stores, with
+   * no guard, and every other store into that array in the loop writes elements a whole trip of the
+   * loop away ({@code (b + j) * N + k} for rows j, with k from 0 to N): then in scalar and vector code
+   * alike it sees only its own element, as written by the iteration's earlier statements or not yet
+   * (CallStash's read-back, in RowJam's rows).
+   */
   private boolean readsBackOwnElement(Expr.Load load) {
     List<Expr> at = storedAt.get(load.array());
     if (loop == null || at == null || !at.contains(load.index()) || !isTrue(load.guard())) {
