@@ -1,6 +1,7 @@
 package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
@@ -21,6 +22,11 @@ final class Group {
   final List<Stmt> body = new ArrayList<>();
   final List<Integer> calls = new ArrayList<>();
   final Set<Param.Array> written = new LinkedHashSet<>();
+  /**
+   * The statements that run once after every worker, when the kernel reduces over all its workers
+   * and the calls that read the totals joined it ({@link OperatorIr.Grid#finish}).
+   */
+  final List<Stmt> finish = new ArrayList<>();
   boolean reduces;
 
   Group(CallInstance first) {
@@ -83,6 +89,7 @@ final class Group {
     out.body.addAll(inner);
     out.calls.addAll(calls);
     out.written.addAll(written);
+    out.finish.addAll(finish);
     out.reduces = reduces;
     return out;
   }
@@ -91,6 +98,30 @@ final class Group {
     calls.add(call);
     body.addAll(stmts);
     collect(stmts);
+  }
+
+  /** Adds a call that runs once after every worker (it reads what they reduced over all of them). */
+  void addFinish(int call, List<Stmt> stmts) {
+    calls.add(call);
+    finish.addAll(stmts);
+    collectWritten(stmts);
+  }
+
+  private void collectWritten(List<Stmt> stmts) {
+    for (Stmt s : stmts) {
+      if (s instanceof Stmt.Loop l) {
+        collectWritten(l.body());
+      } else {
+        written.addAll(StmtWalk.arraysWritten(s));
+      }
+    }
+  }
+
+  /** The worker's statements and those after every worker: everything the kernel runs. */
+  List<Stmt> everything() {
+    List<Stmt> all = new ArrayList<>(body);
+    all.addAll(finish);
+    return all;
   }
 
   private void collect(List<Stmt> stmts) {

@@ -39,8 +39,11 @@ final class KernelFinisher {
     this.dims = dims;
   }
 
-  /** @param calls the calls whose work the kernel does (merged into it or inlined there) */
-  FusionPlan.Kernel kernel(String name, Group g, List<Stmt> body, List<Integer> calls) {
+  /**
+   * @param finish the statements that run once after every worker ({@link OperatorIr.Grid#finish})
+   * @param calls the calls whose work the kernel does (merged into it or inlined there)
+   */
+  FusionPlan.Kernel kernel(String name, Group g, List<Stmt> body, List<Stmt> finish, List<Integer> calls) {
     List<Param> params = new ArrayList<>();
     Map<Param.Scalar, Param.Scalar> scalars = new HashMap<>();
     for (Param.Array a : tensors.all()) {
@@ -71,6 +74,7 @@ final class KernelFinisher {
     }
     Usage use = new Usage();
     use.scan(body);
+    use.scan(finish);
     Map<Param.Array, Param.Array> arrays = new LinkedHashMap<>();
     for (Param.Array a : tensors.all()) {
       if (use.read.contains(a) || use.stored.contains(a) || use.accumulated.contains(a)) {
@@ -88,7 +92,8 @@ final class KernelFinisher {
       }
     }
     ExprMapper m = new ExprMapper(f, Map.of(), s -> f.scalar(scalars.get(s)), arrays::get, s -> s, null, null);
-    OperatorIr.Grid ir = new OperatorIr.Grid(owner, name, params, grid, m.map(body));
+    List<Stmt> worker = m.map(body);
+    OperatorIr.Grid ir = new OperatorIr.Grid(owner, name, params, grid, worker, Map.of(), m.map(finish));
     return new FusionPlan.Kernel(ir, calls, derived);
   }
 

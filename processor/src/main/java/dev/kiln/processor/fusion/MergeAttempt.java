@@ -50,11 +50,31 @@ final class MergeAttempt {
     }
   }
 
+  /** Whether the call's statements run once after every worker of the kernel ({@link Group#finish}). */
+  private boolean afterEveryWorker;
+
   private MergeAttempt(boolean merged, List<Stmt> body, Map<Param.Array, TensorReason> reasons, String general) {
     this.merged = merged;
     this.body = body;
     this.reasons = reasons;
     this.general = general;
+  }
+
+  /**
+   * The call joins as statements after every worker of the kernel; {@code reasons} says, per tensor
+   * it reads from the kernel, why that is one kernel.
+   */
+  static MergeAttempt afterEveryWorker(List<Stmt> body, Map<Param.Array, String> reasons) {
+    Map<Param.Array, TensorReason> why = new LinkedHashMap<>();
+    reasons.forEach((t, r) -> why.put(t, new TensorReason(false, r)));
+    MergeAttempt out = new MergeAttempt(true, body, why, null);
+    out.afterEveryWorker = true;
+    return out;
+  }
+
+  /** Whether the call joined as statements after every worker ({@link Group#addFinish}). */
+  boolean afterEveryWorker() {
+    return afterEveryWorker;
   }
 
   private static MergeAttempt no(String general) {
@@ -146,6 +166,10 @@ final class MergeAttempt {
       }
     }
     if (g.reduces) {
+      MergeAttempt after = AfterEveryWorker.attempt(g, c, fromG);
+      if (after != null) {
+        return after;
+      }
       Map<Param.Array, TensorReason> why = new HashMap<>();
       for (Param.Array t : fromG) {
         why.put(t, TensorReason.refused("'" + t.name() + "' is a @Reduce result: it is complete only after every worker of its kernel has added to it, so " + id + " starts a new kernel"));
@@ -186,7 +210,7 @@ final class MergeAttempt {
       return no(id + " reads nothing the kernel before computes, and joining it would make its grid dimensions sequential loops");
     }
     Set<Param.Array> gReads = new LinkedHashSet<>();
-    Merger.collectLoads(g.body, gReads);
+    Merger.collectLoads(g.everything(), gReads);
     for (Param.Array w : written(c.body())) {
       if (gReads.contains(w) || g.written.contains(w)) {
         return no(id + " writes '" + w.name() + "', which the kernel before also uses");

@@ -177,7 +177,11 @@ public final class Merger {
           groupOf.put(c, last);
         }
       }
-      last.add(i, merge.body());
+      if (merge.afterEveryWorker()) {
+        last.addFinish(i, merge.body());
+      } else {
+        last.add(i, merge.body());
+      }
       target = last;
       java.util.SortedSet<Integer> through = new java.util.TreeSet<>();
       for (Param.Array t : merge.forwarded()) {
@@ -248,7 +252,7 @@ public final class Merger {
     Set<Param.Array> reads = call.reads();
     Set<Param.Array> writes = call.writes();
     Set<Param.Array> read = new LinkedHashSet<>();
-    collectLoads(g.body, read);
+    collectLoads(g.everything(), read);
     Set<Param.Array> wrote = new LinkedHashSet<>(g.written);
     for (int c : g.calls) {
       wrote.addAll(writtenBy(c));
@@ -448,17 +452,21 @@ public final class Merger {
     // a temporary is live while a kept statement reads it; dropping dead stores can kill more
     Set<Param.Array> live = new LinkedHashSet<>();
     List<List<Stmt>> bodies = new ArrayList<>();
+    List<List<Stmt>> finishes = new ArrayList<>();
     groups.forEach(g -> bodies.add(g.body));
+    groups.forEach(g -> finishes.add(g.finish));
     while (true) {
       Set<Param.Array> next = new LinkedHashSet<>();
-      for (List<Stmt> b : bodies) {
-        collectLoads(b, next);
+      for (int k = 0; k < bodies.size(); k++) {
+        collectLoads(bodies.get(k), next);
+        collectLoads(finishes.get(k), next);
       }
       for (List<Stmt> b : bodies) {
         wholeRecords(b, next);
       }
       Set<Param.Array> keep = next;
       bodies.replaceAll(b -> DeadStores.prune(b, a -> !tensors.isTemp(a) || keep.contains(a)));
+      finishes.replaceAll(b -> DeadStores.prune(b, a -> !tensors.isTemp(a) || keep.contains(a)));
       if (next.equals(live)) {
         break;
       }
@@ -470,7 +478,8 @@ public final class Merger {
     KernelFinisher finisher = new KernelFinisher(composite.signature().owner(), f, tensors, dims);
     for (int k = 0; k < groups.size(); k++) {
       List<Stmt> body = bodies.get(k);
-      if (body.isEmpty()) {
+      List<Stmt> after = finishes.get(k);
+      if (body.isEmpty() && after.isEmpty()) {
         continue;
       }
       if (!kernels.isEmpty() && starts.get(k) != null) {
@@ -484,7 +493,7 @@ public final class Merger {
       lastEmitted = k;
       Set<Param.Array> kept = new LinkedHashSet<>();
       for (Param.Array a : tensors.all()) {
-        if (DeadStores.writes(body, a)) {
+        if (DeadStores.writes(body, a) || DeadStores.writes(after, a)) {
           kept.add(a);
         }
       }
@@ -495,7 +504,7 @@ public final class Merger {
           work.addAll(forwardedInto.getOrDefault(c, new java.util.TreeSet<>()));
         }
       }
-      kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), body, List.copyOf(work)));
+      kernels.add(finisher.kernel(kernelNames.apply(kernels.size()), groups.get(k), body, after, List.copyOf(work)));
     }
     List<CompositeIr.Temp> allocated = new ArrayList<>();
     for (Param.Array a : tensors.all()) {

@@ -53,7 +53,8 @@ public final class Recompute {
     Set<String> temps = plan.temporariesOfOneKernel(FusionPlan.Kernel::ir);
     List<FusionPlan.Kernel> kernels = new ArrayList<>();
     for (FusionPlan.Kernel k : plan.kernels()) {
-      OperatorIr.Grid device = keep.contains(k.ir().name()) ? k.ir() : deviceForm(k.ir(), temps);
+      // a kernel with statements after every worker reduces over all of them: it stores no value to recompute
+      OperatorIr.Grid device = keep.contains(k.ir().name()) || k.ir().finishes() ? k.ir() : deviceForm(k.ir(), temps);
       kernels.add(device == k.ir() ? k : k.withDevice(device));
     }
     return new FusionPlan(plan.composite(), kernels, plan.allocated(), plan.edges(), plan.splits());

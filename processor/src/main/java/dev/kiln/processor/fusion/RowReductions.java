@@ -42,6 +42,9 @@ final class RowReductions {
    */
   static Group owned(Group g, List<Poly> consumer, ExprFactory f, Map<String, Param.Scalar> dims, IntSupplier loopIds,
       java.util.function.Predicate<Param.Array> zeroed) {
+    if (!g.finish.isEmpty()) {
+      return null; // its totals are over all workers, and calls already run after them
+    }
     List<Stmt> sums = new ArrayList<>();
     for (Stmt s : g.body) {
       if (StmtWalk.reduces(s)) {

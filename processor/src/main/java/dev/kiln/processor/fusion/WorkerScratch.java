@@ -56,8 +56,8 @@ final class WorkerScratch {
 
   private OperatorIr.Grid perWorker(FusionPlan.Kernel k, Set<String> temps) {
     OperatorIr.Grid op = k.ir();
-    if (op.grid().size() != 1) {
-      return null;
+    if (op.grid().size() != 1 || op.finishes()) {
+      return null; // (statements after every worker read the kernel's arrays whole)
     }
     GridDim g = op.grid().get(0);
     Poly extent = g.size();

@@ -45,17 +45,27 @@ public sealed interface OperatorIr permits OperatorIr.Elementwise, OperatorIr.Gr
 
   /**
    * A grid operator: its {@code grid} (the {@code @Parallel} loops, outermost first) and the effects
-   * of one worker, {@code body}.
+   * of one worker, {@code body}; then {@code finish}, statements that run once, after every worker
+   * has finished and every {@code @Reduce} result is complete (no grid variable is in scope there).
+   * Only the merger makes a non-empty {@code finish}: the calls that read a reduction over all
+   * workers, such as a mean's division, joined to its kernel.
    *
    * @param names readable names for expressions that the source bound to locals
    */
   record Grid(String owner, String name, List<Param> params, List<GridDim> grid, List<Stmt> body,
-      Map<Expr, String> names) implements OperatorIr {
+      Map<Expr, String> names, List<Stmt> finish) implements OperatorIr {
     public Grid {
       params = List.copyOf(params);
       grid = List.copyOf(grid);
       body = List.copyOf(body);
       names = Map.copyOf(names);
+      finish = List.copyOf(finish);
+    }
+
+    /** A grid operator with nothing to run after its workers. */
+    public Grid(String owner, String name, List<Param> params, List<GridDim> grid, List<Stmt> body,
+        Map<Expr, String> names) {
+      this(owner, name, params, grid, body, names, List.of());
     }
 
     /** A grid operator with no source names, as the passes build them. */
@@ -69,15 +79,24 @@ public sealed interface OperatorIr permits OperatorIr.Elementwise, OperatorIr.Gr
     }
 
     public Grid withName(String newName) {
-      return new Grid(owner, newName, params, grid, body, names);
+      return new Grid(owner, newName, params, grid, body, names, finish);
     }
 
     public Grid withParams(List<Param> newParams) {
-      return new Grid(owner, name, newParams, grid, body, names);
+      return new Grid(owner, name, newParams, grid, body, names, finish);
     }
 
     public Grid withBody(List<Stmt> newBody) {
-      return new Grid(owner, name, params, grid, newBody, names);
+      return new Grid(owner, name, params, grid, newBody, names, finish);
+    }
+
+    public Grid withFinish(List<Stmt> newFinish) {
+      return new Grid(owner, name, params, grid, body, names, newFinish);
+    }
+
+    /** Whether statements run after every worker ({@link #finish}). */
+    public boolean finishes() {
+      return !finish.isEmpty();
     }
   }
 

@@ -77,6 +77,10 @@ final class ShardAnalysis {
 
   /** The verdict for splitting {@code op}, a grid kernel, along {@code dim}; {@code offsets} are its {@code @Offset(dim)} parameters. */
   static Verdict of(OperatorIr.Grid op, String dim, Set<String> offsets) {
+    if (op.finishes()) {
+      return Verdict.refused("it runs statements after every worker on its totals, which need every part's"
+          + " partial totals combined first");
+    }
     Stmt.Combine combine = StmtWalk.firstCombine(op.body());
     if (combine != null) {
       return Verdict.refused("it reduces into '" + combine.param() + "' with " + combine.monoid()

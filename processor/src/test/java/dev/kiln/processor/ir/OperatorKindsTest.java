@@ -34,7 +34,8 @@ class OperatorKindsTest {
   void eachKindHasOnlyItsOwnComponents() {
     assertEquals(List.of("owner", "name", "params", "resultType", "result", "names"),
         components(OperatorIr.Elementwise.class));
-    assertEquals(List.of("owner", "name", "params", "grid", "body", "names"), components(OperatorIr.Grid.class));
+    assertEquals(List.of("owner", "name", "params", "grid", "body", "names", "finish"),
+        components(OperatorIr.Grid.class));
     assertEquals(List.of("owner", "name", "params"), components(OperatorIr.Composite.class));
   }
 

@@ -65,6 +65,34 @@ public final class Edges {
     Prims.subMean(N, x, s, out);
   }
 
+  /**
+   * A @Reduce over all workers with a prologue (the square) and a scalar epilogue (the root of the
+   * mean): one kernel, the epilogue run once after every worker has added to the total.
+   */
+  @Operator
+  public static void rootMeanSquare(@Dim int N, @Shape("N") float[] x, @Out @Shape("1") float[] out) {
+    float[] sq = new float[N];
+    Prims.square(N, x, sq);
+    float[] s = new float[1];
+    Prims.sumAll(N, sq, s);
+    Prims.rootMean(N, s, out);
+  }
+
+  /**
+   * Two scalar epilogues in a row after a @Reduce over all workers (the second reads what the first
+   * wrote), the total also an output: one kernel.
+   */
+  @Operator
+  public static void inverseRootMeanSquare(@Dim int N, float eps, @Shape("N") float[] x, @Out @Shape("1") float[] total,
+      @Out @Shape("1") float[] out) {
+    float[] sq = new float[N];
+    Prims.square(N, x, sq);
+    Prims.sumAll(N, sq, total);
+    float[] r = new float[1];
+    Prims.rootMean(N, total, r);
+    Prims.inverseScalar(eps, r, out);
+  }
+
   /** A 2-D @Reduce by rows into a temporary with a prologue, then a per-row division. */
   @Operator
   public static void rowNormalize(@Dim int B, @Dim int K, @Shape("B, K") float[] x, @Out @Shape("B, K") float[] out) {

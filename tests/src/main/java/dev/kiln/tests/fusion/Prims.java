@@ -373,6 +373,18 @@ public final class Prims {
     }
   }
 
+  /** out[0] = sqrt(s[0] / N): a scalar epilogue, no grid. */
+  @Operator
+  public static void rootMean(@Dim int N, @Shape("1") float[] s, @Out @Shape("1") float[] out) {
+    out[0] = (float) Math.sqrt(s[0] / N);
+  }
+
+  /** out[0] = 1 / (r[0] + eps): a scalar epilogue, no grid. */
+  @Operator
+  public static void inverseScalar(float eps, @Shape("1") float[] r, @Out @Shape("1") float[] out) {
+    out[0] = 1f / (r[0] + eps);
+  }
+
   /** out[i] = x[i] - s[0] / N: a broadcast of a reduced scalar. */
   @Operator
   public static void subMean(@Dim int N, @Shape("N") float[] x, @Shape("1") float[] s, @Out @Shape("N") float[] out) {

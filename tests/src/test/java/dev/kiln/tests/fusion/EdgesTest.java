@@ -121,6 +121,57 @@ class EdgesTest {
   }
 
   /**
+   * A total over all workers and its scalar epilogue, one kernel: on whole numbers (exact sums) the
+   * same bits as plain Java; on random data the root of the mean within the bound of a sum of
+   * positive terms added in another order (the chunks' partial totals).
+   */
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("rootMeanSquareLengths")
+  void rootMeanSquare(int n) {
+    float[] exact = Data.integral(80, n, wholeBound(n));
+    float[] expected = nan(1);
+    Edges.rootMeanSquare(n, exact, expected);
+    float[] actual = nan(1);
+    EdgesKernels.rootMeanSquare(n, exact, actual);
+    Agreement.assertSame(expected, actual);
+
+    float[] x = Data.floats(81, n, -2f, 2f);
+    Runs.Inputs inputs = new Runs.Inputs(x);
+    Edges.rootMeanSquare(n, x, expected);
+    EdgesKernels.rootMeanSquare(n, x, actual);
+    if (n > 0) {
+      assertNoNaN(expected, "out");
+    }
+    Agreement.assertClose(expected, actual, (2.0 * n + 4) * Agreement.FLOAT_EPS, 0);
+    inputs.assertUnchanged();
+  }
+
+  /** {@link Runs#lengths}, and one long enough that the kernel runs as several chunks whose totals are folded. */
+  static java.util.stream.Stream<Integer> rootMeanSquareLengths() {
+    return java.util.stream.Stream.concat(Runs.lengths(), java.util.stream.Stream.of(1 << 20));
+  }
+
+  /** A bound on whole numbers whose n squares add up exactly in float (below 2^24) in any order. */
+  private static int wholeBound(int n) {
+    return n > 65536 ? 2 : 16;
+  }
+
+  /** Two scalar epilogues in a row after the total, which is also an output: one kernel. */
+  @ParameterizedTest(name = "N={0}")
+  @MethodSource("rootMeanSquareLengths")
+  void inverseRootMeanSquare(int n) {
+    float[] x = Data.integral(82, n, wholeBound(n));
+    float[] expectedTotal = {0.5f}; // a @Reduce output adds to what it holds
+    float[] expected = nan(1);
+    Edges.inverseRootMeanSquare(n, 1e-3f, x, expectedTotal, expected);
+    float[] actualTotal = {0.5f};
+    float[] actual = nan(1);
+    EdgesKernels.inverseRootMeanSquare(n, 1e-3f, x, actualTotal, actual);
+    Agreement.assertSame(expectedTotal, actualTotal);
+    Agreement.assertSame(expected, actual);
+  }
+
+  /**
    * Row sums by a @Reduce, fused with the divide into a worker per row that adds each row's terms
    * in order, as plain Java does: the same bits.
    */

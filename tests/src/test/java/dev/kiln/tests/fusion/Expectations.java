@@ -98,6 +98,11 @@ final class Expectations {
           "tanhMap#1", "wrapIndex#1", "gather#1"),
       new Expected(Edges.class, "centre", List.of(List.of("sumAll#1"), List.of("subMean#1")), Set.of("s"),
           "every element needs the sum over all workers: a grid-wide barrier between two kernels"),
+      new Expected(Edges.class, "rootMeanSquare", List.of(List.of("square#1", "sumAll#1", "rootMean#1")), Set.of("s"),
+          "the square is the reduction's prologue; the root of the mean runs once after every worker, on the total"),
+      new Expected(Edges.class, "inverseRootMeanSquare", List.of(List.of("square#1", "sumAll#1", "rootMean#1",
+          "inverseScalar#1")), Set.of(), "both scalar epilogues run after every worker; the second recomputes the"
+          + " first's cheap root, so r is never stored"),
       one(Edges.class, "rowNormalize", "a @Reduce by rows becomes a worker per row adding its terms in order, so the"
           + " divide joins it as a second row pass (exp recomputed in both)", "expMap#1", "rowSumsReduce#1", "divRow#1"),
       one(Edges.class, "rowInverseNorms", "the square is the reduction's prologue and rsqrt its epilogue, on the"

@@ -46,6 +46,9 @@ final class GridKernelWriter {
    */
   static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked, ClassName simd, String where,
       boolean simdReordersSums) {
+    if (op.finishes() && simd != null) {
+      throw new IllegalArgumentException(op.name() + " runs statements after its workers, which no SIMD form does (SimdPlan)");
+    }
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
         .addModifiers(checked ? Modifier.PUBLIC : Modifier.PRIVATE, Modifier.STATIC)
         .addJavadoc(checked
@@ -80,6 +83,7 @@ final class GridKernelWriter {
       emitter.setWorkerDepth(0);
       emitter.statements(op.body());
       m.addCode(emitter.closeScope());
+      m.addCode(finish(op, names));
       return m.build();
     }
 
@@ -178,7 +182,24 @@ final class GridKernelWriter {
     for (CodeBlock fold : folds) {
       m.beginControlFlow("if ($N > 1)", chunks).addCode(fold).endControlFlow();
     }
+    m.addCode(finish(op, names));
     return m.build();
+  }
+
+  /**
+   * The statements that run once after every worker ({@link OperatorIr.Grid#finish}), on the calling
+   * thread: the chunks have joined and their partial totals are folded into the outputs.
+   */
+  private static CodeBlock finish(OperatorIr.Grid op, Names names) {
+    if (!op.finishes()) {
+      return CodeBlock.of("");
+    }
+    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
+    emitter.countUses(op.finish(), List.of());
+    emitter.openScope();
+    emitter.setWorkerDepth(0);
+    emitter.statements(op.finish());
+    return CodeBlock.builder().add("// after every worker: the totals are complete\n").add(emitter.closeScope()).build();
   }
 
   /**

@@ -90,6 +90,9 @@ public final class SimdPlan {
     if (!op.scratch().isEmpty()) {
       return "each worker keeps " + op.scratch().get(0).name() + " for itself";
     }
+    if (op.finishes()) {
+      return "it reduces over all its workers and runs statements after them";
+    }
     SimdPlan plan = forLanes(op);
     String why = plan.collectStores(op.body());
     return why != null ? why : plan.checkStatements(op.body());

@@ -78,6 +78,12 @@ public final class CudaWriter {
       }
       if (hasReductions(op.body())) {
         CudaPlan plan = ReducingKernelWriter.plan(op);
+        if (op.finishes() && !(plan instanceof ReducingKernelWriter.Plan p && p.kept().isEmpty())) {
+          // the statements after every worker run where the one total is stored: only that kernel's form has them
+          skipped.add(new Skipped(op.name(), "it runs statements after every worker, which only a reduction over all"
+              + " workers into one element gives: " + (plan instanceof CudaPlan.Refused r ? r.reason() : "its totals are kept per point")));
+          continue;
+        }
         CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(op);
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(op, p, names(op), kernelParams(op)));

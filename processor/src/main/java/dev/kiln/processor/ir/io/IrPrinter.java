@@ -71,6 +71,11 @@ public final class IrPrinter {
     } else if (op instanceof OperatorIr.Grid g) {
       monoids(g.body(), new java.util.ArrayList<>(), indent);
       statements(g.body(), indent);
+      if (g.finishes()) {
+        out.append(indent).append("after every worker {\n");
+        statements(g.finish(), indent + "  ");
+        out.append(indent).append("}\n");
+      }
     }
   }
 

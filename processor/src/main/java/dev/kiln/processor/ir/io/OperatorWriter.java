@@ -24,6 +24,10 @@ final class OperatorWriter {
   }
 
   void write(OperatorIr op) {
+    if (op instanceof OperatorIr.Grid g && g.finishes()) {
+      // only the merger's kernels run statements after every worker, and they are not exported
+      throw new IllegalArgumentException(op.name() + " is a fused kernel with statements after its workers: not an operator the .kir holds");
+    }
     out.append("operator ").append(IrSyntax.word(op.owner())).append(' ')
         .append(IrSyntax.word(op.name())).append(' ').append(lower(op.kind())).append('\n');
     for (Param p : op.params()) {

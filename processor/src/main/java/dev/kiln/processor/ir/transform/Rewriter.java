@@ -96,7 +96,8 @@ public final class Rewriter {
   /** The grid operator with its body rewritten, and its source names carried over. */
   public OperatorIr.Grid rewrite(OperatorIr.Grid op, BiFunction<Stmt, Expr, Expr> indexHook) {
     List<Stmt> body = rewrite(op.body(), indexHook);
-    return new OperatorIr.Grid(op.owner(), op.name(), op.params(), op.grid(), body, names(op));
+    List<Stmt> finish = rewrite(op.finish(), indexHook);
+    return new OperatorIr.Grid(op.owner(), op.name(), op.params(), op.grid(), body, names(op), finish);
   }
 
   private Map<Expr, String> names(OperatorIr op) {
