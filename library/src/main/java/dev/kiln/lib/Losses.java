@@ -86,6 +86,37 @@ public final class Losses {
   }
 
   /**
+   * The negative log-likelihood of each row of log-probabilities against {@code target} (one-hot
+   * for a class label, or a distribution): {@code loss[b] = -sum_k target[b, k] * logProbs[b, k]}.
+   */
+  @Operator
+  public static void nll(@Dim int B, @Dim int C, @Shape("B, C") float[] logProbs, @Shape("B, C") float[] target,
+      @Out @Shape("B") float[] loss) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float l = 0f;
+      for (int k = 0; k < C; k++) {
+        l -= target[b * C + k] * logProbs[b * C + k];
+      }
+      loss[b] = l;
+    }
+  }
+
+  /**
+   * Softmax cross-entropy written from primitives, {@link #logSoftmax} then {@link #nll}: the merger
+   * makes the forward pass one kernel, and the derived backward pass one kernel too (each row's
+   * log-probabilities kept per worker on the CPU). {@link #softmaxCrossEntropy} is the same loss as
+   * one operator with a hand-written backward pass (other roundings: it adds {@code target * (lse -
+   * logit)} where this adds {@code -target * (logit - lse)}).
+   */
+  @Operator
+  public static void logSoftmaxNll(@Dim int B, @Dim int C, @Shape("B, C") float[] logits, @Shape("B, C") float[] target,
+      @Out @Shape("B") float[] loss) {
+    float[] logProbs = new float[B * C];
+    logSoftmax(B, C, logits, logProbs);
+    nll(B, C, logProbs, target, loss);
+  }
+
+  /**
    * The backward pass of {@link #softmaxCrossEntropy} in one row kernel: {@code dlogits[b, k] =
    * dloss[b] * (T_b * p_k - target[b, k])} with {@code p} the row's softmax and {@code T_b} the sum
    * of its targets (1 for a one-hot or probability row), and {@code dtarget[b, k] = dloss[b] *

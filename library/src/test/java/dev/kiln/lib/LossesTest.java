@@ -33,6 +33,42 @@ class LossesTest {
     Losses.softmaxCrossEntropy(b, c, x, target, expected);
     LossesKernels.softmaxCrossEntropy(b, c, x, target, actual);
     Agreement.assertSame(expected, actual);
+    float[] logProbs = new float[b * c];
+    Losses.logSoftmax(b, c, x, logProbs);
+    Losses.nll(b, c, logProbs, target, expected);
+    LossesKernels.nll(b, c, logProbs, target, actual);
+    Agreement.assertSame(expected, actual);
+    Losses.logSoftmaxNll(b, c, x, target, expected);
+    LossesKernels.logSoftmaxNll(b, c, x, target, actual);
+    Agreement.assertSame(expected, actual);
+  }
+
+  @ParameterizedTest(name = "B={0} C={1}")
+  @CsvSource({"2, 5", "17, 64"})
+  void logSoftmaxThenNllHasADerivedGradientThatAgreesWithFiniteDifferences(int b, int c) {
+    float[] x = Data.floats(28, b * c, -3f, 3f);
+    float[] target = Data.floats(29, b * c, 0f, 1f);
+    float[] dloss = Data.floats(30, b, -1f, 1f);
+    float[] loss = new float[b];
+    Losses.logSoftmaxNll(b, c, x, target, loss);
+    float[] dlogits = new float[b * c];
+    float[] dtarget = new float[b * c];
+    LossesKernels.logSoftmaxNllGrad(b, c, x, target, loss, dloss, dlogits, dtarget);
+    float[] fused = new float[b * c];
+    float[] unused = new float[b * c];
+    LossesKernels.softmaxCrossEntropyGrad(b, c, x, target, loss, dloss, fused, unused);
+    // the same loss as softmaxCrossEntropy, so the same gradient up to rounding
+    Agreement.assertClose(fused, dlogits, 1e-4, 1e-4);
+    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> {
+      float[] l = new float[b];
+      Losses.logSoftmaxNll(b, c, xs, target, l);
+      return l;
+    });
+    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> {
+      float[] l = new float[b];
+      Losses.logSoftmaxNll(b, c, x, ts, l);
+      return l;
+    });
   }
 
   private static void rowOpAgrees(int b, int c, float[] x, RowOp source, RowOp kernel) {
@@ -113,6 +149,17 @@ class LossesTest {
     assertTrue(!gradients.contains("composite softmaxCrossEntropyGrad("), gradients);
     // while the derived gradient of log-softmax, the same rows without the fusion by hand, is not
     assertTrue(gradients.contains("composite logSoftmaxGrad("), gradients);
+    // log-softmax then NLL, from primitives: the merger makes each pass one kernel
+    assertTrue(composite(listing, "logSoftmaxNll").contains("\n  fused into 1 kernel;"), listing);
+    assertTrue(composite(gradients, "logSoftmaxNllGrad").contains("\n  fused into 1 kernel;"), gradients);
+  }
+
+  /** The listing of composite {@code name}, up to the next composite. */
+  private static String composite(String listing, String name) {
+    int at = listing.indexOf("composite " + name + "(");
+    assertTrue(at >= 0, "no composite " + name);
+    int end = listing.indexOf("\ncomposite ", at + 1);
+    return end < 0 ? listing.substring(at) : listing.substring(at, end);
   }
 
   private static String resource(String path) throws IOException {

@@ -153,8 +153,8 @@ public final class Merger {
     }
     if (merge == null) {
       Group previous = at < 0 ? null : groups.get(at);
-      merge = MergeAttempt.of(previous, inst, previous != null && isRelated(previous, inlined), f, dims, dimNames,
-          () -> ++loopIds, this::zeroed);
+      boolean related = previous != null && (isRelated(previous, inlined) || readTogetherLater(i, inst, previous));
+      merge = MergeAttempt.of(previous, inst, related, f, dims, dimNames, () -> ++loopIds, this::zeroed);
       if (!merge.merged()) {
         for (int g = groups.size() - 2; g >= 0 && !dependent(groups.get(g + 1), touched, inlined); g--) {
           MergeAttempt attempt = MergeAttempt.of(groups.get(g), inst, isRelated(groups.get(g), inlined), f, dims,
@@ -203,6 +203,44 @@ public final class Merger {
 
   private boolean isRelated(Group g, Set<Param.Array> inlined) {
     return inlined.stream().anyMatch(t -> g.calls.contains(producers.get(t).instance().index()));
+  }
+
+  /**
+   * Whether call {@code i} is worth joining {@code g} although it reads nothing {@code g} computes:
+   * its grid extends {@code g}'s (its extra dimensions would become loops of {@code g}'s worker)
+   * and a later call reads both something {@code g} wrote and something computed from call {@code
+   * i}'s results (directly or through the calls between). That later call can then join one kernel
+   * that holds both, where {@code i} in a kernel of its own would leave it split from one of them
+   * (a log-softmax's backward pass reads the forward's result and the loss's gradient, which a
+   * call on the finer grid computes).
+   */
+  private boolean readTogetherLater(int i, CallInstance inst, Group g) {
+    List<dev.kiln.processor.ir.Poly> e = inst.extents();
+    if (e.size() <= g.extents.size() || !e.subList(0, g.extents.size()).equals(g.extents) || g.reduces) {
+      return false;
+    }
+    Set<Param.Array> downstream = new LinkedHashSet<>(writtenBy(i));
+    for (int j = i + 1; j < composite.calls().size(); j++) {
+      Set<Param.Array> reads = readBy(j);
+      boolean fromCall = reads.stream().anyMatch(downstream::contains);
+      if (fromCall && reads.stream().anyMatch(g.written::contains)) {
+        return true;
+      }
+      if (fromCall) {
+        downstream.addAll(writtenBy(j));
+      }
+    }
+    return false;
+  }
+
+  private Set<Param.Array> readBy(int call) {
+    Set<Param.Array> out = new LinkedHashSet<>();
+    readers.forEach((t, rs) -> {
+      if (rs.contains(call)) {
+        out.add(t);
+      }
+    });
+    return out;
   }
 
   /**

@@ -199,6 +199,40 @@ class CudaEdgeCasesTest {
     }
   }
 
+  /**
+   * A total over all workers with its scalar epilogue in one kernel: the epilogue runs in the thread
+   * that stores the total (one segment) or that folds the segments' totals (several: the largest
+   * size). Whole numbers, so every order of the sum gives Java's bits.
+   */
+  @Test
+  void aTotalsScalarEpilogueRunsOnceTheTotalIsComplete() {
+    int largest = 1 << 20;
+    org.junit.jupiter.api.Assertions.assertTrue(dev.kiln.runtime.cuda.PartialResults.segments(1, largest) > 1,
+        "the largest size runs as several segments, folded by a second kernel");
+    for (int n : new int[] {0, 1, 130, 5003, largest}) {
+      java.util.SplittableRandom random = new java.util.SplittableRandom(n);
+      float[] x = new float[n];
+      for (int i = 0; i < n; i++) {
+        x[i] = random.nextInt(-2, 3);
+      }
+      float[] rms = {Float.NaN};
+      float[] total = {0.5f};
+      float[] inverse = {Float.NaN};
+      dev.kiln.tests.fusion.Edges.rootMeanSquare(n, x, rms);
+      dev.kiln.tests.fusion.Edges.inverseRootMeanSquare(n, 1e-3f, x, total, inverse);
+      var s = device.defaultStream();
+      try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray drms = device.upload(new float[] {Float.NaN});
+          DeviceFloatArray dtotal = device.upload(new float[] {0.5f});
+          DeviceFloatArray dinverse = device.upload(new float[] {Float.NaN})) {
+        dev.kiln.tests.fusion.EdgesKernels.rootMeanSquare(s, n, dx, drms);
+        dev.kiln.tests.fusion.EdgesKernels.inverseRootMeanSquare(s, n, 1e-3f, dx, dtotal, dinverse);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(rms, drms.download(), "rootMeanSquare, N=" + n);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(total, dtotal.download(), "the total, N=" + n);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(inverse, dinverse.download(), "inverseRootMeanSquare, N=" + n);
+      }
+    }
+  }
+
   private static void assertClose(String what, float[] expected, float[] actual) {
     double scale = 0;
     for (float v : expected) {

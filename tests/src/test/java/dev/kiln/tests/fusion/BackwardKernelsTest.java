@@ -36,9 +36,10 @@ class BackwardKernelsTest {
                 + " recomputing the gates, so nothing is stored"),
         new Backward(Composites.class, "ovl", 1, Set.of(),
             "split2 and concat2 invert directly: dx is written by the [N] worker that read it"),
-        new Backward(Gradients.class, "tripleRead", 2, Set.of("s"),
-            "the forward row sum s (a loop) is stored by a first kernel; the rest is one worker per row, where"
-                + " the adjoint of rowSum's reads (its own loop-free kernel) is recomputed, not stored"),
+        new Backward(Gradients.class, "tripleRead", 1, Set.of(),
+            "one worker per row throughout: the forward row sum s (a loop) stays in the worker, since a call on"
+                + " [B, N] that reads nothing from the row kernel joins it when later calls read both (it was stored"
+                + " by a first kernel before); the adjoint of rowSum's reads is recomputed, not stored"),
         new Backward(Gradients.class, "swishParts", 1, Set.of(),
             "elementwise throughout: x's two contributions are summed in one kernel"),
         new Backward(Gradients.class, "symmetrize", 1, Set.of(),
