@@ -284,6 +284,24 @@ public final class BodyEmitter {
   }
 
   /**
+   * The statements {@code op} runs once after every worker ({@link
+   * dev.kiln.processor.ir.OperatorIr.Grid#finish}), outside any worker's scope, under a comment
+   * saying so; empty when it has none. The CPU kernel emits them after folding the chunks' totals,
+   * the CUDA kernels in the thread that stores or folds the total.
+   */
+  public static CodeBlock finish(Syntax syntax, dev.kiln.processor.ir.OperatorIr.Grid op, Names names) {
+    if (!op.finishes()) {
+      return CodeBlock.of("");
+    }
+    BodyEmitter emitter = new BodyEmitter(syntax, names, op.names());
+    emitter.countUses(op.finish(), List.of());
+    emitter.openScope();
+    emitter.setWorkerDepth(0);
+    emitter.statements(op.finish());
+    return CodeBlock.builder().add("// after every worker: the totals are complete\n").add(emitter.closeScope()).build();
+  }
+
+  /**
    * {@code into = into.m(from)} for the record whose components are the lvalues {@code into} and
    * the values {@code from}: each read into a local, the monoid's method applied to those (its nodes
    * emitted afresh each time, by an emitter of their own), each result stored into its lvalue. The

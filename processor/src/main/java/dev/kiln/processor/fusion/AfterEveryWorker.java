@@ -4,6 +4,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.ProductLoops;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.LinkedHashMap;
@@ -21,11 +22,13 @@ import java.util.Set;
  * its scalar epilogue is one kernel.
  *
  * <p>Taken where every accumulation of the kernel goes to one element that no worker chooses (a
- * constant index: {@code s[0] += e}), no worker reads what the kernel accumulates, the call reads
+ * constant index: {@code s[0] += e}, or a user monoid's record {@code r[0] = r[0].add(e)} in arrays
+ * of one record, whose partial records fold in one thread on CUDA), no worker reads what the kernel
+ * accumulates, the call reads
  * from the kernel only its totals or what earlier such calls wrote, and the call has no loop and
- * reads and writes only at constant indices inside arrays of constant length. A call with a grid of its
- * own (subtracting the mean from every element) still starts a new kernel: each of its workers
- * needs the complete total, which only a barrier across the whole grid gives.
+ * reads and writes only at constant indices inside arrays of constant length. A call with a grid
+ * of its own (subtracting the mean from every element) still starts a new kernel: each of its
+ * workers needs the complete total, which only a barrier across the whole grid gives.
  */
 final class AfterEveryWorker {
   private AfterEveryWorker() {}
@@ -41,6 +44,11 @@ final class AfterEveryWorker {
     Map<Param.Array, Long> totals = new LinkedHashMap<>();
     Set<Param.Array> stored = new LinkedHashSet<>();
     if (!totals(g.body, totals, stored) || totals.isEmpty()) {
+      return null;
+    }
+    if (StmtWalk.firstCombine(g.body) != null && !totals.keySet().stream().allMatch(AfterEveryWorker::single)) {
+      // a user monoid's partial records fold in a kernel of their own on CUDA, one thread an element:
+      // only with a single element is that one thread, which then runs the statements after it
       return null;
     }
     Set<Param.Array> readByWorkers = new LinkedHashSet<>();
@@ -80,9 +88,9 @@ final class AfterEveryWorker {
   }
 
   /**
-   * Collects each accumulated array with its one constant index, and the arrays stored; false when
-   * an accumulation has another index (one a worker or a loop chooses, or two different ones) or
-   * combines a record (a user monoid's partial records are folded by a kernel of their own on CUDA).
+   * Collects each accumulated array (a user monoid's record: each component's) with its one
+   * constant index, and the arrays stored; false when an accumulation or combine has another index
+   * (one a worker or a loop chooses, or two different ones).
    */
   private static boolean totals(List<Stmt> body, Map<Param.Array, Long> totals, Set<Param.Array> stored) {
     for (Stmt s : body) {
@@ -90,8 +98,14 @@ final class AfterEveryWorker {
         if (!totals(l.body(), totals, stored)) {
           return false;
         }
-      } else if (s instanceof Stmt.Combine) {
-        return false;
+      } else if (s instanceof Stmt.Combine c) {
+        Long at = constant(c.index());
+        for (Param.Array a : c.arrays()) {
+          if (at == null || !at.equals(totals.getOrDefault(a, at))) {
+            return false;
+          }
+          totals.put(a, at);
+        }
       } else if (s instanceof Stmt.Accumulate a) {
         Long at = constant(a.index());
         if (at == null || !at.equals(totals.getOrDefault(a.array(), at))) {
@@ -115,7 +129,7 @@ final class AfterEveryWorker {
       if (s instanceof Stmt.Loop) {
         return false;
       }
-      for (Expr.Load l : dev.kiln.processor.ir.StmtWalk.loads(dev.kiln.processor.ir.StmtWalk.exprs(s))) {
+      for (Expr.Load l : StmtWalk.loads(StmtWalk.exprs(s))) {
         if (!inside(l.array(), l.index())) {
           return false;
         }
@@ -125,6 +139,11 @@ final class AfterEveryWorker {
       }
     }
     return true;
+  }
+
+  /** Whether {@code a} holds one element (its length a constant 1). */
+  private static boolean single(Param.Array a) {
+    return a.shape().length().isConstant() && a.shape().length().constantTerm() == 1;
   }
 
   private static boolean inside(Param.Array a, Expr index) {
@@ -141,7 +160,7 @@ final class AfterEveryWorker {
     if (s instanceof Stmt.Loop l) {
       l.body().forEach(inner -> collectWritten(inner, out));
     } else {
-      out.addAll(dev.kiln.processor.ir.StmtWalk.arraysWritten(s));
+      out.addAll(StmtWalk.arraysWritten(s));
     }
   }
 }

@@ -1,8 +1,8 @@
 package dev.kiln.processor.fusion;
 
 import dev.kiln.processor.ir.Expr;
-import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.ExprFactory;
+import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.PolyExpr;

@@ -109,6 +109,25 @@ public final class MonoidComposites {
     deviations(N, s, out);
   }
 
+  /** The standard deviation of one summary: a scalar epilogue, no grid. */
+  @Operator
+  public static void deviation(@Shape("1") MeanVar[] s, @Out @Shape("1") float[] out) {
+    out[0] = KMath.sqrt(s[0].variance());
+  }
+
+  /**
+   * The standard deviation of all of {@code x}: Welford and Chan over every worker (the chunks'
+   * records combined in the fixed tree), then the root of the variance, run once after every
+   * worker in the same kernel; the identity's store is a kernel before it.
+   */
+  @Operator
+  public static void spread(@Dim int N, @Shape("N") float[] x, @Out @Shape("1") float[] out) {
+    MeanVar[] s = new MeanVar[1];
+    empties(1, s);
+    Monoids.meanVar(N, x, s);
+    deviation(s, out);
+  }
+
   /**
    * A one-hot vector at the first maximum of {@code x}: the arg-max's identity (index -1) must be
    * stored before the reduction even though only the index is read after it.

@@ -105,6 +105,30 @@ class MonoidCompositesTest {
     }
   }
 
+  /**
+   * A record over all workers and the root of its variance, run once after every worker in the
+   * same kernel: the unfused kernels' bits (the chunks' records combined in the fixed tree, then the
+   * root), and the plain loop's value within float Welford's rounding.
+   */
+  @Test
+  void aTotalRecordsScalarEpilogueRunsAfterEveryWorker() throws IOException {
+    for (int n : new int[] {0, 1, 7, 300_000}) {
+      float[] x = Data.floats(95 + n, n, 9f, 11f);
+      MeanVar[] total = {MeanVar.empty()};
+      MonoidsKernels.meanVar(n, x, total);
+      float[] kernel = {Float.NaN};
+      MonoidCompositesKernels.spread(n, x, kernel);
+      assertEquals(dev.kiln.KMath.sqrt(total[0].variance()), kernel[0], "the unfused kernels' bits, N=" + n);
+      float[] plain = {Float.NaN};
+      MonoidComposites.spread(n, x, plain);
+      assertEquals(plain[0], kernel[0], 1e-4f * Math.max(1f, plain[0]), "the plain loop, N=" + n);
+    }
+    String spread = fusion("spread");
+    assertTrue(spread.contains("fused into 2 kernels"), spread);
+    assertTrue(spread.contains("kernel spread_k1 fuses meanVar#1, deviation#1"), spread);
+    assertTrue(spread.contains("  after every worker {"), spread);
+  }
+
   @Test
   void theIdentityIsStoredEvenWhereOnlyAnotherComponentIsReadAfter() {
     // all values negative: started from zeros (value 0, index 0) instead of ArgMax.none() (index -1),

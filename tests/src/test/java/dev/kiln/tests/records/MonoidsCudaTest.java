@@ -336,6 +336,23 @@ class MonoidsCudaTest {
     }
   }
 
+  /**
+   * A record over all workers and the root of its variance in one kernel's form: on the device the
+   * fold kernel's one thread combines the chunks' records, then runs the root.
+   */
+  @Test
+  void aTotalRecordsScalarEpilogueRunsInTheFoldKernel() {
+    for (int n : new int[] {1, 7, 300_000}) {
+      float[] x = Data.floats(29 + n, n, 9f, 11f);
+      float[] plain = {Float.NaN};
+      MonoidComposites.spread(n, x, plain);
+      try (DeviceFloatArray dx = device.upload(x); DeviceFloatArray out = device.upload(new float[] {Float.NaN})) {
+        MonoidCompositesKernels.spread(device.defaultStream(), n, dx, out);
+        assertEquals(plain[0], out.download()[0], 1e-4f * Math.max(1f, plain[0]), "N=" + n);
+      }
+    }
+  }
+
   /** The library's monoid operators, read from its jar's IR and fused here, on the device. */
   @Test
   void libraryMonoidsFromAnotherJar() {

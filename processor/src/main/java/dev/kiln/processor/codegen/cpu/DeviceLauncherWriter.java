@@ -176,7 +176,8 @@ public final class DeviceLauncherWriter {
     List<CodeBlock> partialsArgs = new ArrayList<>(args);
     partialsArgs.add(CodeBlock.of("$N", chunks));
     partialsArgs.add(CodeBlock.of("$N", errors));
-    List<CodeBlock> foldArgs = new ArrayList<>();
+    // with statements after every worker, the fold kernel takes the operator's arguments first (PartialsKernelWriter)
+    List<CodeBlock> foldArgs = new ArrayList<>(op.finishes() ? args : List.of());
     foldArgs.add(CodeBlock.of("$N", chunks));
     List<String> arrayNames = new ArrayList<>();
     for (Param.Array a : info.partials()) {
@@ -186,7 +187,9 @@ public final class DeviceLauncherWriter {
           a.name()));
       partialsArgs.add(CodeBlock.of("$N", copies));
       partialsArgs.add(CodeBlock.of("$N.length()", a.name()));
-      foldArgs.add(CodeBlock.of("$N", a.name()));
+      if (!op.finishes()) {
+        foldArgs.add(CodeBlock.of("$N", a.name()));
+      }
       foldArgs.add(CodeBlock.of("$N", copies));
       foldArgs.add(CodeBlock.of("$N.length()", a.name()));
       arrayNames.add("'" + a.name() + "'");

@@ -83,7 +83,7 @@ final class GridKernelWriter {
       emitter.setWorkerDepth(0);
       emitter.statements(op.body());
       m.addCode(emitter.closeScope());
-      m.addCode(finish(op, names));
+      m.addCode(BodyEmitter.finish(JavaSyntax.INSTANCE, op, names)); // after the one worker
       return m.build();
     }
 
@@ -182,24 +182,8 @@ final class GridKernelWriter {
     for (CodeBlock fold : folds) {
       m.beginControlFlow("if ($N > 1)", chunks).addCode(fold).endControlFlow();
     }
-    m.addCode(finish(op, names));
+    m.addCode(BodyEmitter.finish(JavaSyntax.INSTANCE, op, names)); // on the calling thread, after the fold
     return m.build();
-  }
-
-  /**
-   * The statements that run once after every worker ({@link OperatorIr.Grid#finish}), on the calling
-   * thread: the chunks have joined and their partial totals are folded into the outputs.
-   */
-  private static CodeBlock finish(OperatorIr.Grid op, Names names) {
-    if (!op.finishes()) {
-      return CodeBlock.of("");
-    }
-    BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
-    emitter.countUses(op.finish(), List.of());
-    emitter.openScope();
-    emitter.setWorkerDepth(0);
-    emitter.statements(op.finish());
-    return CodeBlock.builder().add("// after every worker: the totals are complete\n").add(emitter.closeScope()).build();
   }
 
   /**

@@ -78,13 +78,13 @@ public final class CudaWriter {
       }
       if (hasReductions(op.body())) {
         CudaPlan plan = ReducingKernelWriter.plan(op);
-        if (op.finishes() && !(plan instanceof ReducingKernelWriter.Plan p && p.kept().isEmpty())) {
-          // the statements after every worker run where the one total is stored: only that kernel's form has them
-          skipped.add(new Skipped(op.name(), "it runs statements after every worker, which only a reduction over all"
-              + " workers into one element gives: " + (plan instanceof CudaPlan.Refused r ? r.reason() : "its totals are kept per point")));
+        CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(op);
+        String noFinish = op.finishes() ? finishRefusal(plan, partials) : null;
+        if (noFinish != null) {
+          // the statements after every worker run in the one thread that stores or folds the totals
+          skipped.add(new Skipped(op.name(), "it runs statements after every worker, " + noFinish));
           continue;
         }
-        CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(op);
         if (plan instanceof ReducingKernelWriter.Plan p) {
           cu.add("\n").add(ReducingKernelWriter.write(op, p, names(op), kernelParams(op)));
           cu.add("\n").add(ReducingKernelWriter.fold(op, p, names(op), kernelParams(op)));
@@ -172,6 +172,23 @@ public final class CudaWriter {
       return r.param().name();
     }
     return null;
+  }
+
+  /**
+   * Null when the kernel form that {@code plan} or {@code partials} gives runs the statements after
+   * every worker ({@link OperatorIr.Grid#finish}) in one thread once every total is complete: the
+   * reducing kernel over one kept point, or partial results whose outputs hold one element each
+   * (their fold kernel is one thread); else why not.
+   */
+  private static String finishRefusal(CudaPlan plan, CudaPlan partials) {
+    if (plan instanceof ReducingKernelWriter.Plan p) {
+      return p.kept().isEmpty() ? null : "but its totals are kept per point";
+    }
+    if (partials instanceof PartialsKernelWriter.Plan arrays) {
+      return arrays.reduced().stream().allMatch(r -> r.array().shape().length().isConstant()
+          && r.array().shape().length().constantTerm() == 1) ? null : "but its partial results fold over several elements";
+    }
+    return "but " + ((CudaPlan.Refused) plan).reason();
   }
 
   private static boolean hasReductions(List<Stmt> body) {

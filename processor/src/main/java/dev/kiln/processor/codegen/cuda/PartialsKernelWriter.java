@@ -110,7 +110,7 @@ public final class PartialsKernelWriter {
   /** Both kernels; {@code op} has 64-bit indices already ({@link dev.kiln.processor.ir.transform.IndexWidening}). */
   static CodeBlock write(OperatorIr.Grid op, Plan plan, Names names, List<CodeBlock> params) {
     List<Reduced> reduced = plan.reduced();
-    return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names)).build();
+    return CodeBlock.builder().add(partials(op, reduced, names, params)).add("\n").add(fold(op, reduced, names, params)).build();
   }
 
   private static CodeBlock partials(OperatorIr.Grid op, List<Reduced> reduced, Names names, List<CodeBlock> params) {
@@ -220,11 +220,18 @@ public final class PartialsKernelWriter {
         .build();
   }
 
-  private static CodeBlock fold(OperatorIr.Grid op, List<Reduced> reduced, Names names) {
+  /**
+   * The fold kernel. Its parameters are {@code chunks} and, per accumulated array, the array, its
+   * partial results and its length; for an operator with statements after every worker ({@link
+   * OperatorIr.Grid#finish}: its outputs hold one element each, so the kernel is one thread), the
+   * operator's own parameters first instead of the arrays, and that thread runs the statements once
+   * it has folded every total.
+   */
+  private static CodeBlock fold(OperatorIr.Grid op, List<Reduced> reduced, Names names, List<CodeBlock> opParams) {
     String chunks = names.fresh("chunks");
     String chunk = names.fresh("c_");
     String element = names.fresh("e_");
-    List<CodeBlock> params = new ArrayList<>();
+    List<CodeBlock> params = new ArrayList<>(op.finishes() ? opParams : List.of());
     params.add(CodeBlock.of("long long $N", chunks));
     CodeBlock.Builder body = CodeBlock.builder();
     Map<String, List<String[]>> groups = new LinkedHashMap<>(); // record array -> {array, partials, length} a component
@@ -235,7 +242,9 @@ public final class PartialsKernelWriter {
       String acc = names.fresh(id + "_acc");
       ScalarType t = r.array().elementType();
       String type = CudaSyntax.typeName(t);
-      params.add(CodeBlock.of("$L* __restrict__ $N", type, id));
+      if (!op.finishes()) {
+        params.add(CodeBlock.of("$L* __restrict__ $N", type, id));
+      }
       // a record's partial results are combined in a tree in place
       params.add(CodeBlock.of(r.combine() != null ? "$L* __restrict__ $N" : "const $L* __restrict__ $N", type, partials));
       params.add(CodeBlock.of("long long $N", length));
@@ -256,6 +265,11 @@ public final class PartialsKernelWriter {
       if (r.combine() != null && r.component() == 0) {
         body.add(foldRecords(r.combine(), groups.get(r.combine().param()), chunks, chunk, element, names));
       }
+    }
+    if (op.finishes()) {
+      body.beginControlFlow("if (kiln::first_x() == 0)")
+          .add(BodyEmitter.finish(CudaSyntax.INSTANCE, op, names))
+          .endControlFlow();
     }
     return CodeBlock.builder()
         .add("// Folds $L's partial results into its outputs, in chunk order$L; launch over the longest output.\n", op.name(),

@@ -178,7 +178,7 @@ public final class ReducingKernelWriter {
       // one kept point (plan.kept() is empty): its block's thread 0 has stored every total
       emitter.add(CodeBlock.builder()
           .beginControlFlow("if (threadIdx.x == 0 && $N == 1)", segments)
-          .add(finish(op, names))
+          .add(BodyEmitter.finish(CudaSyntax.INSTANCE, op, names))
           .endControlFlow()
           .build());
     }
@@ -257,7 +257,7 @@ public final class ReducingKernelWriter {
           .build());
     }
     if (op.finishes()) {
-      emitter.add(finish(op, names)); // one kept point: this thread has folded every total
+      emitter.add(BodyEmitter.finish(CudaSyntax.INSTANCE, op, names)); // one kept point: this thread has folded every total
     }
     CodeBlock keptBody = emitter.closeScope();
     emitter.add(CodeBlock.builder()
@@ -274,19 +274,6 @@ public final class ReducingKernelWriter {
         .add(body)
         .add("$<}\n")
         .build();
-  }
-
-  /**
-   * The statements after every worker ({@link OperatorIr.Grid#finish}): run by the one thread that
-   * stored the totals, which it reads back from memory.
-   */
-  private static CodeBlock finish(OperatorIr.Grid op, Names names) {
-    BodyEmitter emitter = new BodyEmitter(CudaSyntax.INSTANCE, names, op.names());
-    emitter.countUses(op.finish(), List.of());
-    emitter.openScope();
-    emitter.setWorkerDepth(0);
-    emitter.statements(op.finish());
-    return CodeBlock.builder().add("// after every worker: the totals are complete\n").add(emitter.closeScope()).build();
   }
 
   static List<String> bind(BodyEmitter emitter, Names names, List<GridDim> dims, int depth) {
