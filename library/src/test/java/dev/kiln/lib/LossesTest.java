@@ -59,16 +59,8 @@ class LossesTest {
     LossesKernels.softmaxCrossEntropyGrad(b, c, x, target, loss, dloss, fused, unused);
     // the same loss as softmaxCrossEntropy, so the same gradient up to rounding
     Agreement.assertClose(fused, dlogits, 1e-4, 1e-4);
-    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> {
-      float[] l = new float[b];
-      Losses.logSoftmaxNll(b, c, xs, target, l);
-      return l;
-    });
-    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> {
-      float[] l = new float[b];
-      Losses.logSoftmaxNll(b, c, x, ts, l);
-      return l;
-    });
+    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> lossOf(Losses::logSoftmaxNll, b, c, xs, target));
+    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> lossOf(Losses::logSoftmaxNll, b, c, x, ts));
   }
 
   private static void rowOpAgrees(int b, int c, float[] x, RowOp source, RowOp kernel) {
@@ -129,13 +121,18 @@ class LossesTest {
       }
     }
     // against central differences of the float source along a random direction, for each input
-    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> lossOf(b, c, xs, target));
-    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> lossOf(b, c, x, ts));
+    FiniteDifferences.checkDirectional(dloss, dlogits, x, xs -> lossOf(Losses::softmaxCrossEntropy, b, c, xs, target));
+    FiniteDifferences.checkDirectional(dloss, dtarget, target, ts -> lossOf(Losses::softmaxCrossEntropy, b, c, x, ts));
   }
 
-  private static float[] lossOf(int b, int c, float[] logits, float[] target) {
+  /** A loss of rows of logits against targets: one of {@link Losses}' plain-Java operators. */
+  interface LossOp {
+    void run(int b, int c, float[] logits, float[] target, float[] loss);
+  }
+
+  private static float[] lossOf(LossOp op, int b, int c, float[] logits, float[] target) {
     float[] loss = new float[b];
-    Losses.softmaxCrossEntropy(b, c, logits, target, loss);
+    op.run(b, c, logits, target, loss);
     return loss;
   }
 

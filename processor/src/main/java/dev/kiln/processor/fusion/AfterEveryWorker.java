@@ -46,7 +46,7 @@ final class AfterEveryWorker {
     if (!totals(g.body, totals, stored) || totals.isEmpty()) {
       return null;
     }
-    if (StmtWalk.firstCombine(g.body) != null && !totals.keySet().stream().allMatch(AfterEveryWorker::single)) {
+    if (StmtWalk.firstCombine(g.body) != null && !totals.keySet().stream().allMatch(a -> a.shape().hasLength(1))) {
       // a user monoid's partial records fold in a kernel of their own on CUDA, one thread an element:
       // only with a single element is that one thread, which then runs the statements after it
       return null;
@@ -58,17 +58,10 @@ final class AfterEveryWorker {
         return null;
       }
     }
-    Set<Param.Array> finished = new LinkedHashSet<>();
-    for (Stmt s : g.finish) {
-      collectWritten(s, finished);
-    }
+    Set<Param.Array> finished = Group.arraysWritten(g.finish);
     Set<Param.Array> kernelUses = new LinkedHashSet<>();
     Merger.collectLoads(g.everything(), kernelUses);
-    Set<Param.Array> callWrites = new LinkedHashSet<>();
-    for (Stmt s : c.body()) {
-      collectWritten(s, callWrites);
-    }
-    for (Param.Array w : callWrites) {
+    for (Param.Array w : Group.arraysWritten(c.body())) {
       if (kernelUses.contains(w) || g.written.contains(w)) {
         return null;
       }
@@ -141,11 +134,6 @@ final class AfterEveryWorker {
     return true;
   }
 
-  /** Whether {@code a} holds one element (its length a constant 1). */
-  private static boolean single(Param.Array a) {
-    return a.shape().length().isConstant() && a.shape().length().constantTerm() == 1;
-  }
-
   private static boolean inside(Param.Array a, Expr index) {
     Long at = constant(index);
     return at != null && a.shape().length().isConstant() && at >= 0 && at < a.shape().length().constantTerm();
@@ -154,13 +142,5 @@ final class AfterEveryWorker {
   private static Long constant(Expr index) {
     Affine a = AffineAnalysis.affine(index);
     return a == null || !a.isConstant() || !a.constantPart().isConstant() ? null : a.constantPart().constantTerm();
-  }
-
-  private static void collectWritten(Stmt s, Set<Param.Array> out) {
-    if (s instanceof Stmt.Loop l) {
-      l.body().forEach(inner -> collectWritten(inner, out));
-    } else {
-      out.addAll(StmtWalk.arraysWritten(s));
-    }
   }
 }

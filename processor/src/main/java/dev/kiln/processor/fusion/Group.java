@@ -104,17 +104,20 @@ final class Group {
   void addFinish(int call, List<Stmt> stmts) {
     calls.add(call);
     finish.addAll(stmts);
-    collectWritten(stmts);
+    written.addAll(arraysWritten(stmts));
   }
 
-  private void collectWritten(List<Stmt> stmts) {
+  /** The arrays that {@code stmts} store, accumulate or combine into, loops included. */
+  static Set<Param.Array> arraysWritten(List<Stmt> stmts) {
+    Set<Param.Array> out = new LinkedHashSet<>();
     for (Stmt s : stmts) {
       if (s instanceof Stmt.Loop l) {
-        collectWritten(l.body());
+        out.addAll(arraysWritten(l.body()));
       } else {
-        written.addAll(StmtWalk.arraysWritten(s));
+        out.addAll(StmtWalk.arraysWritten(s));
       }
     }
+    return out;
   }
 
   /** The worker's statements and those after every worker: everything the kernel runs. */

@@ -211,7 +211,7 @@ final class MergeAttempt {
     }
     Set<Param.Array> gReads = new LinkedHashSet<>();
     Merger.collectLoads(g.everything(), gReads);
-    for (Param.Array w : written(c.body())) {
+    for (Param.Array w : Group.arraysWritten(c.body())) {
       if (gReads.contains(w) || g.written.contains(w)) {
         return no(id + " writes '" + w.name() + "', which the kernel before also uses");
       }
@@ -267,18 +267,6 @@ final class MergeAttempt {
       reasons.putIfAbsent(load.array(), new TensorReason(false, "one kernel: each worker reads back only elements it wrote itself"));
     }
     return new MergeAttempt(true, body, reasons, null);
-  }
-
-  private static Set<Param.Array> written(List<Stmt> body) {
-    Set<Param.Array> out = new LinkedHashSet<>();
-    for (Stmt s : body) {
-      if (s instanceof Stmt.Loop l) {
-        out.addAll(written(l.body()));
-      } else {
-        out.addAll(StmtWalk.arraysWritten(s));
-      }
-    }
-    return out;
   }
 
   private static List<Expr> storeIndices(List<Stmt> body, Param.Array a) {

@@ -221,7 +221,7 @@ public final class Merger {
     }
     Set<Param.Array> downstream = new LinkedHashSet<>(writtenBy(i));
     for (int j = i + 1; j < composite.calls().size(); j++) {
-      Set<Param.Array> reads = readBy(j);
+      List<Param.Array> reads = readBy(j);
       boolean fromCall = reads.stream().anyMatch(downstream::contains);
       if (fromCall && reads.stream().anyMatch(g.written::contains)) {
         return true;
@@ -233,14 +233,8 @@ public final class Merger {
     return false;
   }
 
-  private Set<Param.Array> readBy(int call) {
-    Set<Param.Array> out = new LinkedHashSet<>();
-    readers.forEach((t, rs) -> {
-      if (rs.contains(call)) {
-        out.add(t);
-      }
-    });
-    return out;
+  private List<Param.Array> readBy(int call) {
+    return tensorsOf(readers, call);
   }
 
   /**
@@ -326,9 +320,14 @@ public final class Merger {
   }
 
   private List<Param.Array> writtenBy(int call) {
+    return tensorsOf(writers, call);
+  }
+
+  /** The tensors whose list of calls in {@code byTensor} ({@link #readers} or {@link #writers}) holds {@code call}. */
+  private static List<Param.Array> tensorsOf(Map<Param.Array, List<Integer>> byTensor, int call) {
     List<Param.Array> out = new ArrayList<>();
-    writers.forEach((t, ws) -> {
-      if (ws.contains(call)) {
+    byTensor.forEach((t, calls) -> {
+      if (calls.contains(call)) {
         out.add(t);
       }
     });

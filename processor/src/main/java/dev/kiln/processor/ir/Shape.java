@@ -25,6 +25,12 @@ public record Shape(String text, List<Poly> extents) {
     return p;
   }
 
+  /** Whether the array's length is the constant {@code n} (not one that depends on a size). */
+  public boolean hasLength(long n) {
+    Poly length = length();
+    return length.isConstant() && length.constantTerm() == n;
+  }
+
   /** The row-major stride of dimension {@code k}: the product of the extents after it. */
   public Poly stride(int k) {
     Poly p = Poly.ONE;

@@ -185,8 +185,8 @@ public final class CudaWriter {
       return p.kept().isEmpty() ? null : "but its totals are kept per point";
     }
     if (partials instanceof PartialsKernelWriter.Plan arrays) {
-      return arrays.reduced().stream().allMatch(r -> r.array().shape().length().isConstant()
-          && r.array().shape().length().constantTerm() == 1) ? null : "but its partial results fold over several elements";
+      return arrays.reduced().stream().allMatch(r -> r.array().shape().hasLength(1)) ? null
+          : "but its partial results fold over several elements";
     }
     return "but " + ((CudaPlan.Refused) plan).reason();
   }

@@ -54,10 +54,6 @@ public final class IrWriter {
 
   /** The IR text of {@code operators}, in their order. */
   public static String write(List<OperatorIr> operators) {
-    return writeAll(operators);
-  }
-
-  private static String writeAll(List<OperatorIr> operators) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
     out.append("# Kiln IR, written by the Kiln processor and read back when another module calls these\n")
         .append("# operators. One expression node per line, operands first; statements refer to nodes.\n");
