@@ -557,10 +557,18 @@ public final class Cases {
       tx.setRequiresGradient(true);
     }
 
+    /** Each row's maximum and sum of exponentials, which the forward pass saves for the backward (softmaxSaving / softmaxGradSaved). */
+    float[] rowMax;
+    float[] rowSum;
+
     @Benchmark
     public float[] kiln() {
-      BenchOpsKernels.softmax(b, n, x, y);
-      BenchOpsKernels.softmaxGrad(b, n, x, y, dy, dx);
+      if (rowMax == null) {
+        rowMax = new float[b];
+        rowSum = new float[b];
+      }
+      BenchOpsKernels.softmaxSaving(b, n, x, y, rowMax, rowSum);
+      BenchOpsKernels.softmaxGradSaved(b, n, x, y, rowMax, rowSum, dy, dx);
       return dx;
     }
 
@@ -655,10 +663,18 @@ public final class Cases {
       tbeta.setRequiresGradient(true);
     }
 
+    /** Each row's sum and sum of squared deviations, which the forward pass saves for the backward (layerNormSaving / layerNormGradSaved). */
+    float[] rowSum;
+    float[] rowSquares;
+
     @Benchmark
     public float[] kiln() {
-      BenchOpsKernels.layerNorm(b, n, x, gamma, beta, y);
-      BenchOpsKernels.layerNormGrad(b, n, x, gamma, beta, y, dy, dx, dgamma, dbeta);
+      if (rowSum == null) {
+        rowSum = new float[b];
+        rowSquares = new float[b];
+      }
+      BenchOpsKernels.layerNormSaving(b, n, x, gamma, beta, y, rowSum, rowSquares);
+      BenchOpsKernels.layerNormGradSaved(b, n, x, gamma, beta, y, rowSum, rowSquares, dy, dx, dgamma, dbeta);
       return dx;
     }
 

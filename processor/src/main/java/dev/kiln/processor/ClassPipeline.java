@@ -6,6 +6,7 @@ import dev.kiln.processor.artifacts.ClassArtifacts.Resource;
 import dev.kiln.processor.artifacts.ClassArtifacts;
 import dev.kiln.processor.artifacts.Namespace;
 import dev.kiln.processor.autodiff.GradientNames;
+import dev.kiln.processor.autodiff.WorkerStatistics;
 import dev.kiln.processor.codegen.cpu.KernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdKernelsWriter;
 import dev.kiln.processor.codegen.cpu.SimdPlan;
@@ -252,6 +253,26 @@ final class ClassPipeline {
         saving.kernels().forEach(k -> compiled.add(k.ir()));
         backward.add(pair.backward());
         savedGradientOf.put(pair.backward().signature().name(), plan.composite().name());
+      }
+    }
+    for (OperatorIr op : classIr.operators()) {
+      if (op instanceof OperatorIr.Grid grid) {
+        CompositeIr gradient = gradients.derivedGrid(grid);
+        String forwardName = SavingForms.savingName(op.name());
+        String backwardName = SavingForms.gradSavedName(op.name());
+        if (gradient == null || names.taken(forwardName) || names.taken(backwardName)) {
+          continue;
+        }
+        WorkerStatistics.Forms forms = WorkerStatistics.of(grid, gradient, forwardName, backwardName);
+        if (forms != null) {
+          names.claim(forwardName);
+          names.claim(backwardName);
+          FusionPlan saving = Merger.plan(forms.forward(), k -> kernelName(forwardName, k));
+          plans.add(saving);
+          saving.kernels().forEach(k -> compiled.add(k.ir()));
+          backward.add(forms.backward());
+          savedGradientOf.put(backwardName, op.name());
+        }
       }
     }
     for (CompositeIr gradient : backward) {

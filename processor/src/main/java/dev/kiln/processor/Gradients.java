@@ -172,6 +172,14 @@ final class Gradients {
     }
   }
 
+  /** The derived gradient composite of {@code grid} (derived earlier by {@link #derive}); null when written by hand or refused. */
+  CompositeIr derivedGrid(OperatorIr.Grid grid) {
+    if (handWritten.containsKey(grid.name())) {
+      return null;
+    }
+    return derivedGrids.get(grid);
+  }
+
   /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
   private CompositeIr calleeGradient(OperatorIr.Grid callee) {
     OperatorIr g = handWritten.get(callee.name());

@@ -233,6 +233,42 @@ class CudaEdgeCasesTest {
     }
   }
 
+  /**
+   * The training forms of a row kernel on the device: {@code softmaxSaving} stores each row's
+   * maximum and sum of exponentials, and {@code softmaxGradSaved}, which reads them instead of
+   * running those loops again, gives what the device's {@code softmaxGrad} gives, and the CPU's.
+   */
+  @Test
+  void savedRowStatisticsServeTheDevicesBackwardPass() {
+    for (int[] size : new int[][] {{1, 1}, {3, 5}, {37, 129}, {4, 3000}}) {
+      int r = size[0];
+      int n = size[1];
+      float[] x = dev.kiln.tests.Data.floats(81, r * n, -10f, 10f);
+      float[] dy = dev.kiln.tests.Data.floats(82, r * n);
+      float[] y = new float[r * n];
+      float[] max = new float[r];
+      float[] sum = new float[r];
+      float[] dx = new float[r * n];
+      dev.kiln.tests.ops.NormalizationKernels.softmaxSaving(r, n, x, y, max, sum);
+      dev.kiln.tests.ops.NormalizationKernels.softmaxGrad(r, n, x, y, dy, dx);
+      var s = device.defaultStream();
+      try (DeviceFloatArray dX = device.upload(x); DeviceFloatArray dDy = device.upload(dy);
+          DeviceFloatArray dY = device.upload(new float[r * n]); DeviceFloatArray dMax = device.upload(new float[r]);
+          DeviceFloatArray dSum = device.upload(new float[r]); DeviceFloatArray dDx = device.upload(new float[r * n]);
+          DeviceFloatArray dDxPlain = device.upload(new float[r * n])) {
+        dev.kiln.tests.ops.NormalizationKernels.softmaxSaving(s, r, n, dX, dY, dMax, dSum);
+        dev.kiln.tests.ops.NormalizationKernels.softmaxGradSaved(s, r, n, dX, dY, dMax, dSum, dDy, dDx);
+        dev.kiln.tests.ops.NormalizationKernels.softmaxGrad(s, r, n, dX, dY, dDy, dDxPlain);
+        String at = "R=" + r + ", N=" + n;
+        org.junit.jupiter.api.Assertions.assertArrayEquals(max, dMax.download(), "the saved maxima, " + at);
+        assertClose("the saved sums, " + at, sum, dSum.download());
+        assertClose("softmaxGradSaved on the device against the CPU, " + at, dx, dDx.download());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(dDxPlain.download(), dDx.download(),
+            "softmaxGradSaved against softmaxGrad on the device, " + at);
+      }
+    }
+  }
+
   private static void assertClose(String what, float[] expected, float[] actual) {
     double scale = 0;
     for (float v : expected) {
