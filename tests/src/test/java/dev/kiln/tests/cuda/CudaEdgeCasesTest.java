@@ -262,8 +262,19 @@ class CudaEdgeCasesTest {
         String at = "R=" + r + ", N=" + n;
         org.junit.jupiter.api.Assertions.assertArrayEquals(max, dMax.download(), "the saved maxima, " + at);
         assertClose("the saved sums, " + at, sum, dSum.download());
-        assertClose("softmaxGradSaved on the device against the CPU, " + at, dx, dDx.download());
-        org.junit.jupiter.api.Assertions.assertArrayEquals(dDxPlain.download(), dDx.download(),
+        // (the device adds a row in its own order: within CudaGradientAgreementTest's 2e-4)
+        float[] onDevice = dDx.download();
+        double scale = 0;
+        for (float v : dx) {
+          scale = Math.max(scale, Math.abs(v));
+        }
+        for (int i = 0; i < dx.length; i++) {
+          if (!(Math.abs(dx[i] - onDevice[i]) <= 2e-4 * Math.abs(dx[i]) + 1e-5 * scale)) {
+            org.junit.jupiter.api.Assertions.fail("softmaxGradSaved on the device against the CPU, " + at + ": element " + i
+                + " is " + onDevice[i] + ", the CPU gives " + dx[i]);
+          }
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(dDxPlain.download(), onDevice,
             "softmaxGradSaved against softmaxGrad on the device, " + at);
       }
     }

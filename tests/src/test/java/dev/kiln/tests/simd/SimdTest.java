@@ -77,6 +77,18 @@ class SimdTest {
     expected.put("indexAsValue", "no, a conversion depends on i");
     expected.put("intOutput", "no, y is not a float array");
     expected.put("drawStrided", "no, an index is not unit-stride in i");
+    // the training forms of the row and column kernels whose gradients read their loops' results
+    // (WorkerStatistics): the forward kernels' forms, and the backward kernels without those loops
+    expected.put("columnFoldsSaving_k0", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("softmaxSaving_k0", expected.get("softmax"));
+    expected.put("weightedSoftmaxSaving_k0", expected.get("weightedSoftmax"));
+    expected.put("firstMaxSaving_k0", expected.get("firstMax"));
+    expected.put("columnFoldsGradSaved_k0", "no, neighbouring workers do not write neighbouring elements of adj$x$1; "
+        + "its loops: a read of x is not unit-stride in b");
+    expected.put("columnFoldsGradSaved_k1", "no, a read of adj$x$1 is not unit-stride in j1");
+    expected.put("softmaxGradSaved_k0", "yes, 4 of 4 sequential loops as vectors, exp kept per worker for a later loop, 4 rows at a time");
+    expected.put("weightedSoftmaxGradSaved_k0", "yes, 4 of 4 sequential loops as vectors");
+    expected.put("firstMaxGradSaved_k0", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
     Map<String, String> listed = new LinkedHashMap<>();
     try (InputStream in = SimdOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/SimdOps.ir.txt")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
