@@ -36,7 +36,7 @@ import java.util.Set;
  */
 public final class WorkerStatistics {
   /** The saving forward composite and the backward composite that reads what it saves. */
-  public record Forms(CompositeIr forward, CompositeIr backward, List<String> saved) {}
+  public record Forms(CompositeIr forward, CompositeIr backward) {}
 
   private WorkerStatistics() {}
 
@@ -117,8 +117,8 @@ public final class WorkerStatistics {
     }
     Map<String, Param.Scalar> sizes = new HashMap<>();
     op.scalars().forEach(s -> sizes.put(s.name(), s));
-    return new Forms(forward(op, outs, shape, sizes, forwardName), backward(op, gradient, adjointCall, savedLoops, ins, shape, sizes,
-        backwardName), List.copyOf(savedAs.values()));
+    return new Forms(forward(op, outs, shape, sizes, forwardName),
+        backward(op, gradient, adjointCall, savedLoops, ins, shape, sizes, backwardName));
   }
 
   /** Whether {@code l}'s results can be saved and the loop left out of the gradient. */

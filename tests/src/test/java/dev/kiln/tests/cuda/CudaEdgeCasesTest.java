@@ -264,16 +264,7 @@ class CudaEdgeCasesTest {
         assertClose("the saved sums, " + at, sum, dSum.download());
         // (the device adds a row in its own order: within CudaGradientAgreementTest's 2e-4)
         float[] onDevice = dDx.download();
-        double scale = 0;
-        for (float v : dx) {
-          scale = Math.max(scale, Math.abs(v));
-        }
-        for (int i = 0; i < dx.length; i++) {
-          if (!(Math.abs(dx[i] - onDevice[i]) <= 2e-4 * Math.abs(dx[i]) + 1e-5 * scale)) {
-            org.junit.jupiter.api.Assertions.fail("softmaxGradSaved on the device against the CPU, " + at + ": element " + i
-                + " is " + onDevice[i] + ", the CPU gives " + dx[i]);
-          }
-        }
+        assertClose("softmaxGradSaved on the device against the CPU, " + at, dx, onDevice, 2e-4, 1e-5);
         org.junit.jupiter.api.Assertions.assertArrayEquals(dDxPlain.download(), onDevice,
             "softmaxGradSaved against softmaxGrad on the device, " + at);
       }
@@ -281,13 +272,18 @@ class CudaEdgeCasesTest {
   }
 
   private static void assertClose(String what, float[] expected, float[] actual) {
+    assertClose(what, expected, actual, 1e-5, 1e-6);
+  }
+
+  /** Each element within {@code relative} of its own size plus {@code ofLargest} of the largest expected. */
+  private static void assertClose(String what, float[] expected, float[] actual, double relative, double ofLargest) {
     double scale = 0;
     for (float v : expected) {
       scale = Math.max(scale, Math.abs(v));
     }
     for (int i = 0; i < expected.length; i++) {
       double err = Math.abs(expected[i] - actual[i]);
-      if (!(err <= 1e-5 * Math.abs(expected[i]) + 1e-6 * scale)) {
+      if (!(err <= relative * Math.abs(expected[i]) + ofLargest * scale)) {
         org.junit.jupiter.api.Assertions.fail(what + ": element " + i + " is " + actual[i] + ", Java gives " + expected[i]);
       }
     }
