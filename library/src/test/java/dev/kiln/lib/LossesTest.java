@@ -43,6 +43,32 @@ class LossesTest {
     Agreement.assertSame(expected, actual);
   }
 
+  /** The training forms: the forward pass also stores each row's maximum and sum; the saved backward pass gives the plain one's bits. */
+  @ParameterizedTest(name = "B={0} C={1}")
+  @CsvSource({"1, 1", "3, 7", "64, 1000"})
+  void theSoftmaxesSavedBackwardPassesAreThePlainOnes(int b, int c) {
+    float[] x = Data.floats(31, b * c, -6f, 6f);
+    float[] dout = Data.floats(32, b * c, -1f, 1f);
+    float[] out = new float[b * c];
+    float[] out2 = new float[b * c];
+    float[] max = new float[b];
+    float[] sum = new float[b];
+    float[] dx = new float[b * c];
+    float[] dx2 = new float[b * c];
+    LossesKernels.softmax(b, c, x, out);
+    LossesKernels.softmaxSaving(b, c, x, out2, max, sum);
+    Agreement.assertSame(out, out2);
+    LossesKernels.softmaxGrad(b, c, x, out, dout, dx);
+    LossesKernels.softmaxGradSaved(b, c, x, out, max, sum, dout, dx2);
+    Agreement.assertSame(dx, dx2);
+    LossesKernels.logSoftmax(b, c, x, out);
+    LossesKernels.logSoftmaxSaving(b, c, x, out2, max, sum);
+    Agreement.assertSame(out, out2);
+    LossesKernels.logSoftmaxGrad(b, c, x, out, dout, dx);
+    LossesKernels.logSoftmaxGradSaved(b, c, x, out, max, sum, dout, dx2);
+    Agreement.assertSame(dx, dx2);
+  }
+
   @ParameterizedTest(name = "B={0} C={1}")
   @CsvSource({"2, 5", "17, 64"})
   void logSoftmaxThenNllHasADerivedGradientThatAgreesWithFiniteDifferences(int b, int c) {

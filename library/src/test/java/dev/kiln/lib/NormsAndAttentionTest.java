@@ -29,6 +29,42 @@ class NormsAndAttentionTest {
     Agreement.assertSame(expected, actual);
   }
 
+  /**
+   * The training forms of the row kernels: the forward pass also stores each row's sums, and the
+   * backward pass that reads them gives the plain backward pass's bits.
+   */
+  @ParameterizedTest(name = "B={0} N={1}")
+  @CsvSource({"1, 1", "5, 33", "64, 1000"})
+  void theNormsSavedBackwardPassesAreThePlainOnes(int b, int n) {
+    float[] x = Data.floats(51, b * n, -3f, 3f);
+    float[] gamma = Data.floats(52, n, 0.5f, 1.5f);
+    float[] beta = Data.floats(53, n, -0.5f, 0.5f);
+    float[] dy = Data.floats(54, b * n, -1f, 1f);
+    float[] y = new float[b * n];
+    float[] y2 = new float[b * n];
+    float[] sums = new float[b];
+    float[] squares = new float[b];
+    NormsKernels.layerNorm(b, n, x, gamma, beta, y);
+    NormsKernels.layerNormSaving(b, n, x, gamma, beta, y2, sums, squares);
+    Agreement.assertSame(y, y2);
+    float[][] plain = {new float[b * n], new float[n], new float[n]};
+    float[][] saved = {new float[b * n], new float[n], new float[n]};
+    NormsKernels.layerNormGrad(b, n, x, gamma, beta, y, dy, plain[0], plain[1], plain[2]);
+    NormsKernels.layerNormGradSaved(b, n, x, gamma, beta, y, sums, squares, dy, saved[0], saved[1], saved[2]);
+    for (int i = 0; i < 3; i++) {
+      Agreement.assertSame(plain[i], saved[i]);
+    }
+
+    float[] ss = new float[b];
+    NormsKernels.rmsNormSaving(b, n, x, gamma, y2, ss);
+    NormsKernels.rmsNorm(b, n, x, gamma, y);
+    Agreement.assertSame(y, y2);
+    NormsKernels.rmsNormGrad(b, n, x, gamma, y, dy, plain[0], plain[1]);
+    NormsKernels.rmsNormGradSaved(b, n, x, gamma, y, ss, dy, saved[0], saved[1]);
+    Agreement.assertSame(plain[0], saved[0]);
+    Agreement.assertSame(plain[1], saved[1]);
+  }
+
   @Test
   void rmsNormsGradientAgreesWithFiniteDifferences() {
     int b = 4;
