@@ -257,13 +257,12 @@ final class ClassPipeline {
     }
     for (OperatorIr op : classIr.operators()) {
       if (op instanceof OperatorIr.Grid grid) {
-        CompositeIr gradient = gradients.derivedGrid(grid);
         String forwardName = SavingForms.savingName(op.name());
         String backwardName = SavingForms.gradSavedName(op.name());
-        if (gradient == null || names.taken(forwardName) || names.taken(backwardName)) {
+        if (!gradients.derived(grid) || names.taken(forwardName) || names.taken(backwardName)) {
           continue;
         }
-        WorkerStatistics.Forms forms = WorkerStatistics.of(grid, gradient, forwardName, backwardName);
+        WorkerStatistics.Forms forms = gradients.statistics(grid);
         if (forms != null) {
           names.claim(forwardName);
           names.claim(backwardName);

@@ -7,6 +7,7 @@ import dev.kiln.processor.autodiff.GradientNames;
 import dev.kiln.processor.autodiff.GridGradient;
 import dev.kiln.processor.autodiff.HandWritten;
 import dev.kiln.processor.autodiff.NotDifferentiable;
+import dev.kiln.processor.autodiff.WorkerStatistics;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Reporter;
 import dev.kiln.processor.frontend.Annotations;
@@ -172,16 +173,48 @@ final class Gradients {
     }
   }
 
-  /** The derived gradient composite of {@code grid} (derived earlier by {@link #derive}); null when written by hand or refused. */
-  CompositeIr derivedGrid(OperatorIr.Grid grid) {
-    if (handWritten.containsKey(grid.name())) {
-      return null;
-    }
-    return derivedGrids.get(grid);
+  /** Whether the gradient of the class's grid operator {@code grid} was derived (not written by hand, not refused). */
+  boolean derived(OperatorIr.Grid grid) {
+    return !handWritten.containsKey(grid.name()) && derivedGrids.containsKey(grid);
+  }
+
+  /** Per grid operator, its training forms (null: none), made once; {@link #statistics}. */
+  private final java.util.Map<OperatorIr.Grid, java.util.Optional<WorkerStatistics.Forms>> statistics =
+      new java.util.IdentityHashMap<>();
+  /** The backward composite of each saving grid operator ({@code f$saving}) that a composite's training form calls. */
+  private final java.util.Map<OperatorIr.Grid, CompositeIr> savingGradients = new java.util.IdentityHashMap<>();
+
+  /**
+   * The training forms of {@code grid} that save its loops' results (named {@code <op>Saving} and
+   * {@code <op>GradSaved}), or null where its gradient is written by hand, refused, or runs none of
+   * its loops again. A composite's training forms call its saving operator in place of it.
+   */
+  WorkerStatistics.Forms statistics(OperatorIr.Grid grid) {
+    return statistics.computeIfAbsent(grid, k -> {
+      if (handWritten.containsKey(k.name()) || !GridGradient.applies(k)) {
+        return java.util.Optional.empty();
+      }
+      CompositeIr gradient;
+      try {
+        gradient = calleeGradient(k);
+      } catch (CompositeGradient.Unavailable e) {
+        return java.util.Optional.empty();
+      }
+      WorkerStatistics.Forms forms = WorkerStatistics.of(k, gradient, SavingForms.savingName(k.name()),
+          SavingForms.gradSavedName(k.name()));
+      if (forms != null) {
+        savingGradients.put(forms.forward().calls().get(0).callee(), forms.backward());
+      }
+      return java.util.Optional.ofNullable(forms);
+    }).orElse(null);
   }
 
   /** The gradient composite of a grid operator: the hand-written one, or derived once per operator. */
   private CompositeIr calleeGradient(OperatorIr.Grid callee) {
+    CompositeIr saving = savingGradients.get(callee);
+    if (saving != null) {
+      return saving; // a composite's training form calls the operator that saves its statistics
+    }
     OperatorIr g = handWritten.get(callee.name());
     if (g != null && g.owner().equals(callee.owner())) {
       return HandWritten.composite(g, g instanceof OperatorIr.Composite composite ? classIr.composite(composite) : null);

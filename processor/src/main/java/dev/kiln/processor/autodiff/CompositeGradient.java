@@ -105,7 +105,8 @@ public final class CompositeGradient {
     return out;
   }
 
-  private static boolean writesAny(CompositeIr.Call call, Set<String> tensors) {
+  /** Whether {@code call} writes one of {@code tensors} (by name). */
+  public static boolean writesAny(CompositeIr.Call call, Set<String> tensors) {
     for (int k = 0; k < call.args().size(); k++) {
       if (call.callee().params().get(k) instanceof Param.Array p && p.role() != ArrayRole.IN
           && call.args().get(k) instanceof CompositeIr.Arg.Tensor t && tensors.contains(t.name())) {
