@@ -119,6 +119,47 @@ class NormsAndAttentionTest {
     FiniteDifferences.checkDirectional(dout, dv, v, x -> run(b, t, d, q, k, x));
   }
 
+  /**
+   * Attention's training forms: the forward pass hands over the scores, the weights and the
+   * softmax's row maxima and sums, and the backward pass that reads them gives the plain one's
+   * results (it sums no score row again; the products are GEMM leaves either way, so within their
+   * rounding).
+   */
+  @ParameterizedTest(name = "B={0} T={1} D={2}")
+  @CsvSource({"1, 1, 1", "2, 5, 4", "3, 37, 16"})
+  void causalAttentionsSavedBackwardPassIsThePlainOne(int b, int t, int d) {
+    float[] q = Data.floats(61, b * t * d, -1f, 1f);
+    float[] k = Data.floats(62, b * t * d, -1f, 1f);
+    float[] v = Data.floats(63, b * t * d, -1f, 1f);
+    float[] dout = Data.floats(64, b * t * d, -1f, 1f);
+    float[] out = new float[b * t * d];
+    float[] out2 = new float[b * t * d];
+    float[] scores = new float[b * t * t];
+    float[] weights = new float[b * t * t];
+    float[] max = new float[b * t];
+    float[] sum = new float[b * t];
+    AttentionKernels.causalAttention(b, t, d, q, k, v, out);
+    AttentionKernels.causalAttentionSaving(b, t, d, q, k, v, out2, scores, weights, max, sum);
+    Agreement.assertSame(out, out2);
+    float[] expectedMax = new float[b * t];
+    for (int r = 0; r < b * t; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int c = 0; c < t; c++) {
+        m = Math.max(m, scores[r * t + c]);
+      }
+      expectedMax[r] = m;
+    }
+    Agreement.assertSame(expectedMax, max);
+    float[][] plain = {new float[b * t * d], new float[b * t * d], new float[b * t * d]};
+    float[][] saved = {new float[b * t * d], new float[b * t * d], new float[b * t * d]};
+    AttentionKernels.causalAttentionGrad(b, t, d, q, k, v, out, dout, plain[0], plain[1], plain[2]);
+    AttentionKernels.causalAttentionGradSaved(b, t, d, q, k, v, out, scores, weights, max, sum, dout, saved[0], saved[1],
+        saved[2]);
+    for (int i = 0; i < 3; i++) {
+      Agreement.assertClose(plain[i], saved[i], 1e-5, 1e-6);
+    }
+  }
+
   private static float[] run(int b, int t, int d, float[] q, float[] k, float[] v) {
     float[] out = new float[b * t * d];
     Attention.causalAttention(b, t, d, q, k, v, out);

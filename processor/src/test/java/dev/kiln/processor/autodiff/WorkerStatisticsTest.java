@@ -65,6 +65,20 @@ class WorkerStatisticsTest {
   }
 
   @Test
+  void aCompositesTrainingFormsHandOverTheStatisticsOfTheRowKernelItCalls() {
+    String saving = section(forward, "composite sharpenedSaving(");
+    assertThat(saving).startsWith("composite sharpenedSaving(R, N, in x[R, N], out y[R, N], out mSaved[R], out sSaved[R])");
+    assertThat(saving).contains("softmax#1 = softmax$saving(R, N, doubled, out y, out mSaved, out sSaved)");
+    String saved = section(backward, "composite sharpenedGradSaved(");
+    assertThat(saved).startsWith("composite sharpenedGradSaved(R, N, in x[R, N], in y[R, N], in mSaved[R], in sSaved[R], in dy[R, N],");
+    assertThat(saved).containsMatch("softmax\\$adjoint#1 = softmax\\$adjoint\\(R, N, doubled, y, .*, mSaved, sSaved\\)");
+    String kernels = backward.substring(backward.indexOf("composite sharpenedGradSaved("));
+    kernels = kernels.substring(0, kernels.indexOf("\ncomposite ") < 0 ? kernels.length() : kernels.indexOf("\ncomposite "));
+    assertThat(kernels).doesNotContain("carry (m = ");
+    assertThat(kernels).doesNotContain("carry (s = ");
+  }
+
+  @Test
   void aGradientThatReadsNoLoopResultGetsNoTrainingForms() {
     assertThat(backward).contains("composite rowSumGrad(");
     assertThat(forward).doesNotContain("rowSumSaving");
