@@ -106,6 +106,45 @@ class WorkerStatisticsTest {
     Agreement.assertSame(dbeta, dbeta2);
   }
 
+  /**
+   * A product written as a loop ({@code acc = bias[n]; acc += x·w}, then relu): its training forms
+   * save {@code acc}, and the backward pass takes its relu mask from it instead of multiplying again.
+   * The products are GEMM leaves where they are large enough, so the saved sum and the gradients are
+   * compared within a product's rounding.
+   */
+  @ParameterizedTest(name = "B={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "5, 7, 3", "33, 20, 17", "64, 128, 96"})
+  void aProductsSavedSumServesItsBackwardPass(int b, int k, int n) {
+    float[] x = Data.floats(77, b * k, -1f, 1f);
+    float[] w = Data.floats(78, k * n, -1f, 1f);
+    float[] bias = Data.floats(79, n, -0.5f, 0.5f);
+    float[] out = Data.filled(b * n, Float.NaN);
+    float[] out2 = Data.filled(b * n, Float.NaN);
+    float[] acc = Data.filled(b * n, Float.NaN);
+    dev.kiln.tests.ops.LinearKernels.affineRelu(b, k, n, x, w, bias, out);
+    dev.kiln.tests.ops.LinearKernels.affineReluSaving(b, k, n, x, w, bias, out2, acc);
+    Agreement.assertClose(out, out2, 1e-5, 1e-6);
+    float[] expectedAcc = new float[b * n];
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < n; j++) {
+        float a = bias[j];
+        for (int q = 0; q < k; q++) {
+          a += x[i * k + q] * w[q * n + j];
+        }
+        expectedAcc[i * n + j] = a;
+      }
+    }
+    Agreement.assertClose(expectedAcc, acc, 1e-5, 1e-6);
+    float[] dout = Data.floats(80, b * n);
+    float[][] plain = {Data.filled(b * k, Float.NaN), Data.filled(k * n, Float.NaN), Data.filled(n, Float.NaN)};
+    float[][] saved = {Data.filled(b * k, Float.NaN), Data.filled(k * n, Float.NaN), Data.filled(n, Float.NaN)};
+    dev.kiln.tests.ops.LinearKernels.affineReluGrad(b, k, n, x, w, bias, out, dout, plain[0], plain[1], plain[2]);
+    dev.kiln.tests.ops.LinearKernels.affineReluGradSaved(b, k, n, x, w, bias, out, acc, dout, saved[0], saved[1], saved[2]);
+    for (int i = 0; i < 3; i++) {
+      Agreement.assertClose(plain[i], saved[i], 1e-5, 1e-6);
+    }
+  }
+
   @Test
   void theSavedGradientRunsNoneOfTheForwardLoops() throws IOException {
     String listing = resource(LISTING);
