@@ -113,12 +113,17 @@ final class VectorMathCode extends VectorStatements {
     return vec("tanh", "$N.blend($N, $N)", result, saturated, notBelow);
   }
 
-  /** FloatMath.sigmoid: e = exp(-|x|); 1 / (1 + e) for x >= 0, else e / (1 + e). */
+  /**
+   * FloatMath.sigmoid: e = exp(-|x|); 1 / (1 + e) for x >= 0, else e / (1 + e). One division a
+   * lane: the numerator is chosen first (1 or e), so each lane divides the operands FloatMath's
+   * branch divides, with the same bits, where dividing both and blending the quotients cost a second
+   * division (the slowest vector instruction here). A NaN lane fails the comparison and divides NaN.
+   */
   String sigmoid(String x) {
     String e = exp(vec("sigmoidA", "$N.abs().neg()", x));
     String d = vec("sigmoidD", "$N.add(1f)", e);
-    String positive = vec("sigmoidP", "$N.broadcast(1f).div($N)", d, d);
-    return vec("sigmoid", "$N.div($N).blend($N, $N.compare($T.GE, 0f))", e, d, positive, x, VECTOR_OPERATORS);
+    String numerator = vec("sigmoidN", "$N.blend(1f, $N.compare($T.GE, 0f))", e, x, VECTOR_OPERATORS);
+    return vec("sigmoid", "$N.div($N)", numerator, d);
   }
 
   /**
