@@ -125,4 +125,49 @@ public final class Products {
       y[m] = acc;
     }
   }
+
+  /**
+   * A masked, scaled term, as a derived attention gradient has it: the left operand {@code k <= m ?
+   * s * a : 0} is computed first by a prologue kernel, then one GEMM.
+   */
+  @Operator
+  public static void lowerMasked(@Dim int M, @Dim int K, @Dim int N, @Shape("M, K") float[] a, float s,
+      @Shape("K, N") float[] b, @Out @Shape("M, N") float[] y) {
+    for (@Parallel int m = 0; m < M; m++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) acc += k <= m ? s * a[m * K + k] * b[k * N + n] : 0f;
+        y[m * N + n] = acc;
+      }
+  }
+
+  /**
+   * A masked term read down a column of {@code a} ({@code a[k, m]}, summed over {@code k}): the
+   * prologue lays its operand out as it reads it, row innermost, and the GEMM reads it transposed.
+   */
+  @Operator
+  public static void upperMaskedT(@Dim int M, @Dim int K, @Dim int N, @Shape("K, M") float[] a,
+      @Shape("K, N") float[] b, @Out @Shape("M, N") float[] y) {
+    for (@Parallel int m = 0; m < M; m++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) acc += m <= k ? (a[k * M + m] + 1f) * b[k * N + n] : 0f;
+        y[m * N + n] = acc;
+      }
+  }
+
+  /** Two independent sums in one worker: two GEMMs, each written straight into its output. */
+  @Operator
+  public static void twoSums(@Dim int M, @Dim int K, @Dim int N, @Shape("M, K") float[] a, @Shape("K, N") float[] b,
+      @Shape("M, K") float[] c, @Shape("K, N") float[] d, @Out @Shape("M, N") float[] y, @Out @Shape("M, N") float[] z) {
+    for (@Parallel int m = 0; m < M; m++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float acc = 0f;
+        for (int k = 0; k < K; k++) acc += a[m * K + k] * b[k * N + n];
+        y[m * N + n] = acc;
+        float acc2 = 0f;
+        for (int k = 0; k < K; k++) acc2 += c[m * K + k] * d[k * N + n];
+        z[m * N + n] = acc2;
+      }
+  }
 }

@@ -357,20 +357,35 @@ final class ClassPipeline {
         }
       }
       for (OperatorIr operator : List.copyOf(compiled)) {
-        if (!(operator instanceof OperatorIr.Grid op)) {
-          continue;
-        }
-        Contraction c = Contractions.lower(op, name -> kernelName(name, "epilogue"),
-            derivedSizes.getOrDefault(op.name(), Map.of()));
-        if (c != null) {
-          contractions.add(c);
-          if (c.epilogue() != null) {
-            compiled.add(c.epilogue());
-          }
+        if (operator instanceof OperatorIr.Grid op) {
+          lowerProducts(op, op.name(), derivedSizes.getOrDefault(op.name(), Map.of()), 1);
         }
       }
     }
     byOperator = Contractions.byOperator(contractions);
+  }
+
+  /**
+   * Lowers {@code op}'s products; its epilogue, when it has products of its own (a second,
+   * independent sum of products in the same worker: a gradient's {@code dq} and {@code dk}), is
+   * lowered in turn. Kernels are named after {@code root}: {@code root_prologue}, {@code
+   * root_epilogue}, then {@code root_prologue2}, {@code root_epilogue2}; a second prologue of one
+   * level {@code root_prologue_2}.
+   */
+  private void lowerProducts(OperatorIr.Grid op, String root, Map<String, Poly> sizes, int level) {
+    String at = level == 1 ? "" : Integer.toString(level);
+    int[] prologues = {0};
+    Contraction c = Contractions.lower(op, name -> kernelName(root, "epilogue" + at),
+        name -> kernelName(root, "prologue" + at + (prologues[0]++ == 0 ? "" : "_" + prologues[0])), sizes);
+    if (c == null) {
+      return;
+    }
+    contractions.add(c);
+    compiled.addAll(c.prologues());
+    if (c.epilogue() != null) {
+      compiled.add(c.epilogue());
+      lowerProducts(c.epilogue(), root, sizes, level + 1);
+    }
   }
 
   private void plan() {
@@ -521,6 +536,7 @@ final class ClassPipeline {
     }
     for (Contraction c : contractions) {
       w.append('\n').append(Contractions.describe(c));
+      c.prologues().forEach(p -> w.append(IrPrinter.print(p)));
       if (c.epilogue() != null) {
         w.append(IrPrinter.print(c.epilogue()));
       }

@@ -14,6 +14,11 @@ import java.util.List;
  * does the rest of each worker's work on the product: the accumulator's initial value (a bias),
  * activations, the stores.
  *
+ * <p>A product whose left operand is computed (a masked or scaled term, {@code c ? x * b : 0}) reads
+ * it from a buffer that one of the {@code prologues}, an ordinary grid kernel over the operand's
+ * coordinates, writes first (its last parameter, an output of the prologue that the launcher takes
+ * from the pool of temporaries).
+ *
  * <p>Every product writes the dense {@code product} buffer, laid out row-major over the operator's
  * grid: the first with {@code beta = 0}, the others adding to it. The epilogue reads it where the
  * loops' result was used. When {@code direct} is set the buffer is that output array itself (its
@@ -32,9 +37,16 @@ public record Contraction(
     Param.Array product,
     Param.Array direct,
     OperatorIr.Grid epilogue,
+    List<OperatorIr.Grid> prologues,
     String reason) {
   public Contraction {
     products = List.copyOf(products);
+    prologues = List.copyOf(prologues);
+  }
+
+  /** The buffer a prologue writes: its last parameter. */
+  public static Param.Array operand(OperatorIr.Grid prologue) {
+    return (Param.Array) prologue.params().get(prologue.params().size() - 1);
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Shape;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.transform.Rewriter;
@@ -34,10 +35,12 @@ public final class Contractions {
    * The contraction form of {@code op}, or null when it has no product loop to lower.
    *
    * @param epilogueName the name for the epilogue kernel, given the operator's name
+   * @param prologueName the name for a prologue kernel, given the operator's name
    * @param sizes the values of size parameters that a composite computes for its fused kernels
    *     ({@code extent0 = 4*H}), so that a store at {@code b*4*H + n} is seen to be dense
    */
-  public static Contraction lower(OperatorIr.Grid op, UnaryOperator<String> epilogueName, Map<String, Poly> sizes) {
+  public static Contraction lower(OperatorIr.Grid op, UnaryOperator<String> epilogueName,
+      UnaryOperator<String> prologueName, Map<String, Poly> sizes) {
     ContractionMatcher.Chain chain = ContractionMatcher.match(op);
     if (chain == null) {
       return null;
@@ -59,12 +62,59 @@ public final class Contractions {
     Param.Array direct = directTarget(op, rest, result, sizes);
     boolean zeroInit = init instanceof Expr.Const c && c.type().isFloating()
         && Double.doubleToRawLongBits(c.floatingValue()) == 0L;
-    OperatorIr.Grid epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
-    String reason = reason(op, chain) + (epilogue == null
+    OperatorIr.Grid epilogue;
+    Stmt.Store separate = direct == null && zeroInit ? separateStore(op, rest, result, sizes) : null;
+    if (separate != null) {
+      // the sum stored as it is, among other work: the products go straight into that output and the
+      // epilogue does the rest (a second, independent sum: a gradient's dk beside its dq)
+      direct = separate.array();
+      rest.remove(separate);
+      epilogue = epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
+    } else {
+      epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
+    }
+    List<OperatorIr.Grid> prologues = new ArrayList<>();
+    for (OperatorIr.Grid p : chain.prologues()) {
+      prologues.add(new OperatorIr.Grid(p.owner(), prologueName.apply(op.name()), p.params(), p.grid(), p.body(), p.names()));
+    }
+    String reason = reason(op, chain, prologues) + (epilogue == null
         ? "; the products are written straight into '" + direct.name() + "', with nothing left to do after them"
         : "; the rest of each worker (its initial value, activation and stores) runs as the fused epilogue kernel "
             + epilogue.name() + ", one pass over the products" + (direct != null ? " in '" + direct.name() + "'" : ""));
-    return new Contraction(op, chain.type(), chain.products(), product, direct, epilogue, reason);
+    return new Contraction(op, chain.type(), chain.products(), product, direct, epilogue, prologues, reason);
+  }
+
+  /**
+   * A store of the sum as it is, at the worker's own index, into an output that nothing else in the
+   * worker reads or writes, where the worker uses the sum nowhere else: the products can be written
+   * there directly and the store dropped from the epilogue. Null when there is none.
+   */
+  private static Stmt.Store separateStore(OperatorIr.Grid op, List<Stmt> rest, Expr.Var result, Map<String, Poly> sizes) {
+    Stmt.Store found = null;
+    for (Stmt st : rest) {
+      if (st instanceof Stmt.Store s && s.value() == result && s.guard() instanceof Expr.Const g && g.isTrue()
+          && s.array().role() == ArrayRole.OUT && s.array().elementType() == result.type() && found == null) {
+        Affine index = AffineAnalysis.affine(s.index());
+        if (index != null && substitute(dense(op.grid()), sizes).equals(substitute(index, sizes))) {
+          found = s;
+        }
+      }
+    }
+    if (found == null) {
+      return null;
+    }
+    List<Stmt> others = new ArrayList<>(rest);
+    others.remove(found);
+    Set<Expr> used = uses(others);
+    if (used.contains(result) || StmtWalk.writtenArrays(others).contains(found.array().name())) {
+      return null;
+    }
+    for (Expr e : used) {
+      if (e instanceof Expr.Load l && l.array().name().equals(found.array().name())) {
+        return null;
+      }
+    }
+    return found;
   }
 
   /** The output the products can be written into directly: the worker's only store, of the sum, at its own index. */
@@ -107,7 +157,9 @@ public final class Contractions {
       return f.binary(BinaryOp.ADD, rw[0].rewrite(init), sum, -1);
     });
     List<Param> params = new ArrayList<>(op.params());
-    params.add(product);
+    if (uses(rest).contains(result)) {
+      params.add(product); // not when the products went straight into an output the rest leaves alone
+    }
     OperatorIr.Grid withoutLoops = new OperatorIr.Grid(op.owner(), name, params, op.grid(), rest, op.names());
     return rw[0].rewrite(withoutLoops, (s, index) -> index);
   }
@@ -183,14 +235,28 @@ public final class Contractions {
   }
 
   /** One line per product, e.g. {@code gemm x[B, K] * w[K, N] (k < K) -> [B, N]}. */
-  static String reason(OperatorIr.Grid op, ContractionMatcher.Chain chain) {
+  static String reason(OperatorIr.Grid op, ContractionMatcher.Chain chain, List<OperatorIr.Grid> prologues) {
     StringBuilder b = new StringBuilder();
     for (Contraction.Product p : chain.products()) {
+      OperatorIr.Grid prologue = prologueOf(p, chain.prologues(), prologues);
       b.append(b.length() == 0 ? "" : "; ")
-          .append("the loop's sum of ").append(p.a().name()).append(" * ").append(p.b().name())
-          .append(" is a matrix product (").append(dims(p)).append(")");
+          .append("the loop's sum of ").append(prologue == null ? p.a().name() : "its computed term")
+          .append(" * ").append(p.b().name())
+          .append(" is a matrix product (").append(dims(p)).append(")")
+          .append(prologue == null ? "" : ", the term's other factor computed first by the prologue kernel "
+              + prologue.name());
     }
     return b.toString();
+  }
+
+  private static OperatorIr.Grid prologueOf(Contraction.Product p, List<OperatorIr.Grid> matched,
+      List<OperatorIr.Grid> named) {
+    for (int i = 0; i < matched.size(); i++) {
+      if (Contraction.operand(matched.get(i)) == p.a()) {
+        return named.get(i);
+      }
+    }
+    return null;
   }
 
   static String dims(Contraction.Product p) {
@@ -214,6 +280,10 @@ public final class Contractions {
           .append(p.bOffset().isZero() ? "" : " bOffset=" + p.bOffset())
           .append(p.batch() == null ? "" : " strides=" + p.strideA() + "," + p.strideB() + "," + p.strideC())
           .append('\n');
+    }
+    for (OperatorIr.Grid p : c.prologues()) {
+      b.append("  prologue ").append(p.name()).append(" -> ").append(Contraction.operand(p).name())
+          .append(" [").append(Contraction.operand(p).shape().text()).append("]\n");
     }
     b.append("  epilogue ").append(c.epilogue() == null ? "none" : c.epilogue().name()).append('\n');
     return b.toString();

@@ -82,6 +82,42 @@ class ContractionPassTest {
   }
 
   @Test
+  void aMaskedScaledTermIsAGemmOfAnOperandItsPrologueComputes() {
+    assertThat(section("lowerMasked")).isEqualTo("contraction lowerMasked\n"
+        + "  gemm operand * b -> y [M x K times K x N] lda=K ldb=N ldc=N\n"
+        + "  prologue lowerMasked_prologue -> operand [M, K]\n"
+        + "  epilogue none\n");
+    // the prologue: the mask and the scale over [M, K], the guarded read kept under its mask
+    assertThat(listing).contains("operator lowerMasked_prologue grid\n");
+    assertThat(listing).containsMatch("(?s)operator lowerMasked_prologue grid.*parallel m < M\n  parallel k < K\n"
+        + ".*load a\\[m, k\\] if %0\n.*select f32 %0, %2, 0.0f\n  store operand\\[m, k\\] = %3\n");
+    // run only where a worker exists (with none the loop reads nothing), then the product
+    assertThat(kernels).contains("if (M > 0 && N > 0) {\n        lowerMasked_prologue(M, K, N, a, s, b, y, operand);");
+    assertThat(kernels).contains("Gemm.sgemm(false, false, M, N, K, operand, 0, Math.max(1, K), b, 0, Math.max(1, N), 0f, product, 0, Math.max(1, N));");
+  }
+
+  @Test
+  void anOperandReadDownItsColumnsIsLaidOutAsReadAndTransposed() {
+    assertThat(section("upperMaskedT")).isEqualTo("contraction upperMaskedT\n"
+        + "  gemm operand^T * b -> y [M x K times K x N, operand transposed] lda=M ldb=N ldc=N\n"
+        + "  prologue upperMaskedT_prologue -> operand [K, M]\n"
+        + "  epilogue none\n");
+  }
+
+  @Test
+  void aSecondSumInTheSameWorkerIsASecondGemmOfTheEpilogue() {
+    assertThat(section("twoSums")).isEqualTo("contraction twoSums\n"
+        + "  gemm a * b -> y [M x K times K x N] lda=K ldb=N ldc=N\n"
+        + "  epilogue twoSums_epilogue\n");
+    assertThat(section("twoSums_epilogue")).isEqualTo("contraction twoSums_epilogue\n"
+        + "  gemm c * d -> z [M x K times K x N] lda=K ldb=N ldc=N\n"
+        + "  epilogue none\n");
+    // the outer launcher calls the epilogue's own launcher, which runs the second product
+    assertThat(kernels).contains("Gemm.sgemm(false, false, M, N, K, c, 0, Math.max(1, K), d, 0, Math.max(1, N), 0f, product, 0, Math.max(1, N));");
+    assertThat(kernels).contains("twoSums_epilogue(M, K, N, a, b, c, d, y, z);");
+  }
+
+  @Test
   void theLoopsOptionKeepsEveryProductALoop() throws IOException {
     Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=none", "-Akiln.contractions=loops")
         .compile(JavaFileObjects.forResource("contraction/Products.java"));

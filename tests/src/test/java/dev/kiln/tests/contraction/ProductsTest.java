@@ -91,6 +91,58 @@ class ProductsTest {
     Agreement.assertWithinContraction(expected, actual, magnitude, k);
   }
 
+  /** A masked, scaled term: its left operand computed by a prologue kernel, then one GEMM. */
+  @ParameterizedTest(name = "M={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "0, 3, 4", "3, 0, 4", "3, 4, 0", "7, 33, 65", "130, 257, 129"})
+  void lowerMasked(int m, int k, int n) {
+    float[] a = Data.floats(30, m * k, -1f, 1f);
+    float[] b = Data.floats(31, k * n, -1f, 1f);
+    float[] expected = nan(m * n);
+    Products.lowerMasked(m, k, n, a, 0.75f, b, expected);
+    float[] actual = nan(m * n);
+    ProductsKernels.lowerMasked(m, k, n, a, 0.75f, b, actual);
+    float[] magnitude = nan(m * n);
+    Products.lowerMasked(m, k, n, Agreement.abs(a), 0.75f, Agreement.abs(b), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  /** The same with the operand read down its columns: laid out as read, and transposed by the GEMM. */
+  @ParameterizedTest(name = "M={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "0, 3, 4", "3, 0, 4", "3, 4, 0", "9, 17, 5", "65, 130, 33"})
+  void upperMaskedT(int m, int k, int n) {
+    float[] a = Data.floats(32, k * m, -1f, 1f);
+    float[] b = Data.floats(33, k * n, -1f, 1f);
+    float[] expected = nan(m * n);
+    Products.upperMaskedT(m, k, n, a, b, expected);
+    float[] actual = nan(m * n);
+    ProductsKernels.upperMaskedT(m, k, n, a, b, actual);
+    // |(a + 1) * b| <= (|a| + 1) |b|: the bound's magnitudes from a + 1 >= 0 here (a in [-1, 1])
+    float[] magnitude = nan(m * n);
+    Products.upperMaskedT(m, k, n, Agreement.abs(a), Agreement.abs(b), magnitude);
+    Agreement.assertWithinContraction(expected, actual, magnitude, k);
+  }
+
+  /** Two independent sums in one worker: two GEMMs, the second run by the first's epilogue. */
+  @ParameterizedTest(name = "M={0}, K={1}, N={2}")
+  @CsvSource({"1, 1, 1", "0, 3, 4", "3, 0, 4", "3, 4, 0", "7, 33, 65"})
+  void twoSums(int m, int k, int n) {
+    float[] a = Data.floats(34, m * k, -1f, 1f);
+    float[] b = Data.floats(35, k * n, -1f, 1f);
+    float[] c = Data.floats(36, m * k, -1f, 1f);
+    float[] d = Data.floats(37, k * n, -1f, 1f);
+    float[] ey = nan(m * n);
+    float[] ez = nan(m * n);
+    Products.twoSums(m, k, n, a, b, c, d, ey, ez);
+    float[] y = nan(m * n);
+    float[] z = nan(m * n);
+    ProductsKernels.twoSums(m, k, n, a, b, c, d, y, z);
+    float[] my = nan(m * n);
+    float[] mz = nan(m * n);
+    Products.twoSums(m, k, n, Agreement.abs(a), Agreement.abs(b), Agreement.abs(c), Agreement.abs(d), my, mz);
+    Agreement.assertWithinContraction(ey, y, my, k);
+    Agreement.assertWithinContraction(ez, z, mz, k);
+  }
+
   @ParameterizedTest(name = "M={0}, K={1}")
   @CsvSource({"1, 1", "5, 9", "33, 40"})
   void nearMissesStayExactLoops(int m, int k) {

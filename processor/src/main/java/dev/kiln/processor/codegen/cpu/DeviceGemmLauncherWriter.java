@@ -16,7 +16,8 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Writes the device launcher of a contraction: the operator's argument checks, its products as
- * cuBLAS calls ({@code dev.kiln.runtime.cuda.CudaBlas}) on the caller's stream, then the epilogue
+ * cuBLAS calls ({@code dev.kiln.runtime.cuda.CudaBlas}) on the caller's stream, after the prologue
+ * kernels that compute computed operands (into the stream's temporaries), then the epilogue
  * kernel on the same stream. The product buffer is the output itself when the contraction writes it
  * directly; otherwise it is allocated on the device and freed once the stream has finished.
  */
@@ -24,9 +25,12 @@ public final class DeviceGemmLauncherWriter {
   private DeviceGemmLauncherWriter() {}
 
   /**
-   * @param epilogue the epilogue's kernel, or null when the contraction has none
+   * @param epilogue the epilogue's kernel, or null when the contraction has none or the epilogue has
+   *     products of its own ({@code epilogueLowered}: its own device launcher is called)
+   * @param prologues the prologues' kernels, in the contraction's order
    */
-  public static MethodSpec write(Contraction c, KernelInfo epilogue, DocLinks owner, ClassName kernels, String resourceBase) {
+  public static MethodSpec write(Contraction c, KernelInfo epilogue, boolean epilogueLowered, List<KernelInfo> prologues,
+      DocLinks owner, ClassName kernels, String resourceBase) {
     OperatorIr.Grid op = c.op();
     Names names = Names.forParams(op, c.product().name());
     String stream = names.fresh("stream");
@@ -45,23 +49,35 @@ public final class DeviceGemmLauncherWriter {
     m.addStatement("$T.notNull($S, $S, $N)", DeviceLauncherWriter.CHECKS, op.name(), stream, stream);
     m.addCode(ArgumentChecks.of(op, true));
     CodeBlock.Builder work = CodeBlock.builder();
+    for (int i = 0; i < c.prologues().size(); i++) {
+      OperatorIr.Grid prologue = c.prologues().get(i);
+      Param.Array operand = Contraction.operand(prologue);
+      work.beginControlFlow("try ($T $N = $N.$L($L))", DeviceLauncherWriter.deviceArray(operand.elementType()),
+          operand.name(), stream, DeviceCompositeWriter.temporary(operand.elementType()),
+          GemmCall.size(op, "the length of the operand '" + operand.name() + "'", operand.shape().length()));
+      work.beginControlFlow("if ($L)", GemmLauncherWriter.noEmptyExtent(op));
+      work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
+          prologues.get(i).kernel()), stream, extents(prologue), arguments(prologue, prologues.get(i)));
+      work.endControlFlow();
+    }
     boolean first = true;
     for (Contraction.Product p : c.products()) {
       work.addStatement(GemmCall.of(op, c.elementType(), p, c.product().name(), first, stream));
       first = false;
     }
-    if (c.epilogue() != null) {
+    if (c.epilogue() != null && epilogueLowered) {
       List<CodeBlock> args = new ArrayList<>();
+      args.add(CodeBlock.of("$N", stream));
       for (Param p : c.epilogue().params()) {
         args.add(CodeBlock.of("$N", p.name()));
       }
-      args.addAll(DeviceLauncherWriter.checkedReads(epilogue));
-      List<CodeBlock> extents = new ArrayList<>();
-      for (GridDim g : c.epilogue().grid()) {
-        extents.add(CodeBlock.of("$N", g.extentText()));
-      }
+      work.addStatement("$N($L)", c.epilogue().name(), CodeBlock.join(args, ", "));
+    } else if (c.epilogue() != null) {
       work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
-          epilogue.kernel()), stream, CodeBlock.join(extents, ", "), CodeBlock.join(args, ", "));
+          epilogue.kernel()), stream, extents(c.epilogue()), arguments(c.epilogue(), epilogue));
+    }
+    for (int i = 0; i < c.prologues().size(); i++) {
+      work.endControlFlow();
     }
     if (!allocates) {
       m.addStatement("final $T $N = $N", DeviceLauncherWriter.deviceArray(c.elementType()), c.product().name(), c.direct().name());
@@ -74,5 +90,22 @@ public final class DeviceGemmLauncherWriter {
     m.addCode(work.build());
     m.endControlFlow();
     return m.build();
+  }
+
+  private static CodeBlock extents(OperatorIr.Grid kernel) {
+    List<CodeBlock> extents = new ArrayList<>();
+    for (GridDim g : kernel.grid()) {
+      extents.add(CodeBlock.of("$N", g.extentText()));
+    }
+    return CodeBlock.join(extents, ", ");
+  }
+
+  private static CodeBlock arguments(OperatorIr.Grid kernel, KernelInfo info) {
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : kernel.params()) {
+      args.add(CodeBlock.of("$N", p.name()));
+    }
+    args.addAll(DeviceLauncherWriter.checkedReads(info));
+    return CodeBlock.join(args, ", ");
   }
 }

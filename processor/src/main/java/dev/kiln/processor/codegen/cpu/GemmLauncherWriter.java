@@ -6,6 +6,7 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
 import dev.kiln.processor.codegen.GemmCall;
 import dev.kiln.processor.contraction.Contraction;
+import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import java.util.ArrayList;
@@ -15,8 +16,9 @@ import javax.lang.model.element.Modifier;
 /**
  * Writes the CPU launcher of a contraction: the operator's own argument checks, its matrix products
  * as calls of {@code dev.kiln.runtime.cpu.Gemm} (BLAS, or Kiln's blocked Java GEMM) into the
- * product buffer (the output itself when the contraction writes it directly), then the epilogue
- * kernel over the grid.
+ * product buffer (the output itself when the contraction writes it directly), after the prologue
+ * kernels that compute computed operands, then the epilogue kernel over the grid (or, when the
+ * epilogue has products of its own, its launcher).
  */
 final class GemmLauncherWriter {
   private GemmLauncherWriter() {}
@@ -36,20 +38,40 @@ final class GemmLauncherWriter {
     return m.build();
   }
 
-  /** The products and the epilogue call, after the checks (also used by a kernel of a composite). */
+  /**
+   * The prologues, the products and the epilogue call, after the checks (also used by a kernel of a
+   * composite). A prologue runs only when no grid extent is 0: with no worker the loop reads nothing.
+   */
   static CodeBlock body(Contraction c) {
     OperatorIr.Grid op = c.op();
     CodeBlock.Builder code = CodeBlock.builder();
     String buffer = c.product().name();
     String pool = "products$";
+    boolean pooled = c.direct() == null || !c.prologues().isEmpty();
+    if (pooled) {
+      // buffers from the pool of temporaries, not new arrays each call (no allocation, no zeroing:
+      // the first product overwrites every element of its buffer, beta 0, and each prologue every
+      // element of its operand), given back once the epilogue returned
+      code.beginControlFlow("try ($T $N = $T.open())", CompositeWriter.TEMPORARIES, pool, CompositeWriter.TEMPORARIES);
+    }
     if (c.direct() != null) {
       code.addStatement("final $T $N = $N", JavaTypes.arrayOf(c.elementType()), buffer, c.direct().name());
     } else {
-      // the buffer from the pool of temporaries, not a new array each call (no allocation, no zeroing:
-      // the first product overwrites every element, beta 0), given back once the epilogue returned
-      code.beginControlFlow("try ($T $N = $T.open())", CompositeWriter.TEMPORARIES, pool, CompositeWriter.TEMPORARIES);
       code.addStatement("final $T $N = $N.$L($L, false)", JavaTypes.arrayOf(c.elementType()), buffer, pool,
           CompositeWriter.take(c.elementType()), GemmCall.size(op, "the length of the matrix product", c.product().shape().length()));
+    }
+    for (OperatorIr.Grid prologue : c.prologues()) {
+      Param.Array operand = Contraction.operand(prologue);
+      code.addStatement("final $T $N = $N.$L($L, false)", JavaTypes.arrayOf(operand.elementType()), operand.name(), pool,
+          CompositeWriter.take(operand.elementType()),
+          GemmCall.size(op, "the length of the operand '" + operand.name() + "'", operand.shape().length()));
+    }
+    if (!c.prologues().isEmpty()) {
+      code.beginControlFlow("if ($L)", noEmptyExtent(op));
+      for (OperatorIr.Grid prologue : c.prologues()) {
+        code.addStatement("$N($L)", prologue.name(), arguments(prologue));
+      }
+      code.endControlFlow();
     }
     boolean first = true;
     for (Contraction.Product p : c.products()) {
@@ -57,17 +79,30 @@ final class GemmLauncherWriter {
       first = false;
     }
     if (c.epilogue() != null) {
-      List<CodeBlock> args = new ArrayList<>();
-      for (Param p : c.epilogue().params()) {
-        args.add(CodeBlock.of("$N", p.name()));
-      }
-      code.addStatement("$N($L)", c.epilogue().name(), CodeBlock.join(args, ", "));
+      code.addStatement("$N($L)", c.epilogue().name(), arguments(c.epilogue()));
     }
-    if (c.direct() == null) {
+    if (pooled) {
       code.addStatement("$N.finished()", pool);
       code.endControlFlow();
     }
     return code.build();
+  }
+
+  /** {@code B > 0 && T > 0 && ...} over the operator's grid extents. */
+  static CodeBlock noEmptyExtent(OperatorIr.Grid op) {
+    List<CodeBlock> terms = new ArrayList<>();
+    for (GridDim g : op.grid()) {
+      terms.add(CodeBlock.of("$L > 0", g.extentText()));
+    }
+    return CodeBlock.join(terms, " && ");
+  }
+
+  private static CodeBlock arguments(OperatorIr.Grid kernel) {
+    List<CodeBlock> args = new ArrayList<>();
+    for (Param p : kernel.params()) {
+      args.add(CodeBlock.of("$N", p.name()));
+    }
+    return CodeBlock.join(args, ", ");
   }
 
 }

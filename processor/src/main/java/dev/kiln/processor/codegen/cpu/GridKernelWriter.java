@@ -30,7 +30,7 @@ final class GridKernelWriter {
 
   /**
    * The launcher of {@code op}; with {@code checked} false, a private kernel without argument checks
-   * (an epilogue, which its contraction's launcher calls after checking its own arguments).
+   * (an epilogue or a prologue, which its contraction's launcher calls after checking its own arguments).
    */
   static MethodSpec write(OperatorIr.Grid op, DocLinks owner, boolean checked) {
     return write(op, owner, checked, null, owner.owner().simpleName() + "." + op.name(), false);
@@ -54,8 +54,8 @@ final class GridKernelWriter {
         .addJavadoc(checked
             ? CodeBlock.of("CPU kernel of $L: the same parameters and results, run over the grid in parallel.\n",
                 owner.of(op.name()))
-            : CodeBlock.of("The epilogue of a matrix product of {@link $T}: the rest of each worker ($L).\n", owner.owner(),
-                op.name()));
+            : CodeBlock.of("An internal kernel of a matrix product of {@link $T} ($L): a prologue, which computes"
+                + " an operand of the product, or the epilogue, the rest of each worker.\n", owner.owner(), op.name()));
     List<String> reserved = new ArrayList<>();
     for (Param p : op.params()) {
       if (!OperatorIr.isScratch(p)) {

@@ -32,6 +32,21 @@ public final class KernelsWriter {
    *
    * @param resourceBase {@code <package path>/<Class>}: where the class's .cu and .ptx lie under META-INF/kiln
    */
+  /**
+   * Whether a contraction runs on the device: its own kernel compiled for CUDA, and each of its
+   * prologues, and its epilogue (compiled, or itself a contraction that runs on the device).
+   */
+  private static boolean onDevice(Contraction c, Map<String, Contraction> contractions, Map<String, KernelInfo> cuda) {
+    if (!cuda.containsKey(c.op().name()) || !c.prologues().stream().allMatch(p -> cuda.containsKey(p.name()))) {
+      return false;
+    }
+    if (c.epilogue() == null) {
+      return true;
+    }
+    Contraction nested = contractions.get(c.epilogue().name());
+    return nested != null ? onDevice(nested, contractions, cuda) : cuda.containsKey(c.epilogue().name());
+  }
+
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
@@ -70,11 +85,13 @@ public final class KernelsWriter {
       Map<String, String> lines,
       Map<String, OperatorIr.Grid> cpuForms, Map<String, OperatorIr.Grid> deviceForms) {
     ClassName simdClass = SimdKernelsWriter.simdName(owner, packageName);
+    // kernels a contraction's launcher calls after its own checks: epilogues and prologues
     java.util.Set<String> epilogues = new java.util.HashSet<>();
     contractions.values().forEach(c -> {
       if (c.epilogue() != null) {
         epilogues.add(c.epilogue().name());
       }
+      c.prologues().forEach(p -> epilogues.add(p.name()));
     });
     ClassName ownerName = ClassName.get(owner);
     DocLinks docs = new DocLinks(ownerName, lines.keySet());
@@ -113,12 +130,14 @@ public final class KernelsWriter {
         Contraction c = contractions.get(op.name());
         type.addMethod(GemmLauncherWriter.write(c, docs));
         type.addMethod(ArgumentChecks.dimsHelper(op));
-        KernelInfo epilogue = c.epilogue() == null ? null : cuda.get(c.epilogue().name());
-        boolean onDevice = cuda.containsKey(op.name()) && (c.epilogue() == null || epilogue != null);
+        boolean onDevice = onDevice(c, contractions, cuda);
         if (onDevice) {
-          type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, docs, name, resourceBase));
+          boolean lowered = c.epilogue() != null && contractions.containsKey(c.epilogue().name());
+          KernelInfo epilogue = c.epilogue() == null || lowered ? null : cuda.get(c.epilogue().name());
+          List<KernelInfo> prologues = c.prologues().stream().map(p -> cuda.get(p.name())).toList();
+          type.addMethod(DeviceGemmLauncherWriter.write(c, epilogue, lowered, prologues, docs, name, resourceBase));
         }
-        if (TensorLauncherWriter.applies(op)) {
+        if (!epilogues.contains(op.name()) && TensorLauncherWriter.applies(op)) {
           type.addMethod(TensorLauncherWriter.write(op, docs, onDevice));
         }
         continue;
