@@ -65,6 +65,19 @@ public final class SimdOps {
       }
   }
 
+  /**
+   * Index comparisons with the lane variable: a causal mask, a band with the lane on the right, an
+   * offset diagonal, its complement (vector masks from the lane numbers).
+   */
+  @Operator
+  public static void indexMasks(@Dim int R, @Dim int C, @Shape("R, C") float[] x, @Out @Shape("R, C") float[] y) {
+    for (@Parallel int r = 0; r < R; r++)
+      for (@Parallel int c = 0; c < C; c++) {
+        float v = x[r * C + c];
+        y[r * C + c] = (c <= r ? v : -1f) + (r + 2 > c ? 1f : 0f) + (c - 3 == r ? 10f : 0f) + (c != r ? 100f : 0f);
+      }
+  }
+
   /** A column block of a wider array, as the LSTM cell reads its gates. */
   @Operator
   public static void blocks(@Dim int B, @Dim int C, @Dim int H, @Shape("B, C, 2*H") float[] x,

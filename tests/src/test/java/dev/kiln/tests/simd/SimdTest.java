@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -52,8 +53,8 @@ class SimdTest {
   @Test
   void theListingSaysWhichKernelsHaveSimdFormsAndWhyNot() throws IOException {
     Map<String, String> expected = new LinkedHashMap<>();
-    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "blocks", "columns", "drop", "divided",
-        "drawRows", "drawNormal"}) {
+    for (String op : new String[] {"arithmetic", "functions", "selects", "guarded", "rows", "indexMasks", "blocks", "columns",
+        "drop", "divided", "drawRows", "drawNormal"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
@@ -267,6 +268,20 @@ class SimdTest {
     SimdOpsKernels.blocks(rows, c, n, wide, bgot);
     SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
     same("blocks", bwant, bgot, bdirect);
+  }
+
+  /** Comparisons of the lane variable with a row index: the masks' lanes switch inside a vector. */
+  @ParameterizedTest(name = "R={0}, C={1}")
+  @CsvSource({"1, 1", "3, 40", "40, 3", "20, 33", "70, 70", "5, 100"})
+  void indexMasksGiveTheSourcesFloats(int r, int c) {
+    float[] x = data(61 + r, r * c);
+    float[] want = new float[r * c];
+    float[] got = new float[r * c];
+    float[] direct = new float[r * c];
+    SimdOps.indexMasks(r, c, x, want);
+    SimdOpsKernels.indexMasks(r, c, x, got);
+    SimdOpsSimdKernels.indexMasks(0, r, r, c, x, direct);
+    same("indexMasks", want, got, direct);
   }
 
   @ParameterizedTest(name = "B=7, N={0}")

@@ -418,6 +418,21 @@ public final class SimdPlan {
     return v;
   }
 
+  /**
+   * For an int comparison with a vector form ({@link VectorBody}): the side that depends on the lane
+   * variable, affine in it with coefficient 1 (the lane plus lane-free terms), when the other side
+   * does not depend on it; else null.
+   */
+  Expr laneCompared(Expr.Binary b) {
+    boolean l = varying(b.left());
+    boolean r = varying(b.right());
+    if (l == r) {
+      return null;
+    }
+    Expr moving = l ? b.left() : b.right();
+    return unitStride(moving) ? moving : null;
+  }
+
   /** Whether {@code index} has coefficient exactly 1 in the lane: neighbouring lanes, neighbouring elements. */
   boolean unitStride(Expr index) {
     Affine a = AffineAnalysis.affine(index);
@@ -625,6 +640,15 @@ public final class SimdPlan {
     }
     if (e.type() != ScalarType.FLOAT && e.type() != ScalarType.BOOL) {
       return "a " + e.type().javaName() + " value depends on " + lane.name();
+    }
+    if (e instanceof Expr.Binary b && b.op().isComparison() && b.left().type() == ScalarType.INT) {
+      // an index compared with a bound (a causal mask, j <= i): the lanes' consecutive values
+      Expr moving = laneCompared(b);
+      if (moving == null) {
+        return "the comparison " + b.op().javaSymbol() + " of ints that depend on " + lane.name()
+            + " is not of the lane variable (plus lane-free terms) with a lane-free bound";
+      }
+      return first(checkScalar(moving), moving == b.left() ? b.right() : b.left());
     }
     if (e instanceof Expr.Binary b) {
       boolean ok = b.op().isComparison() ? b.left().type() == ScalarType.FLOAT

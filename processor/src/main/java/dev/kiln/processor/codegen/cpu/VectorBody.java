@@ -352,6 +352,9 @@ final class VectorBody {
   }
 
   private CodeBlock binary(Expr.Binary b) {
+    if (b.op().isComparison() && b.left().type() == ScalarType.INT) {
+      return laneComparison(b);
+    }
     CodeBlock l = vector(b.left());
     CodeBlock r = vector(b.right());
     switch (b.op()) {
@@ -363,6 +366,36 @@ final class VectorBody {
       case LOR: return CodeBlock.of("$L.or($L)", l, r);
       default:
         return CodeBlock.of("$L.compare($T.$L, $L)", l, VECTOR_OPERATORS, comparison(b.op()), r);
+    }
+  }
+
+  /**
+   * An int comparison of the lane variable (plus lane-free terms, {@code v}) with a lane-free bound
+   * {@code u}: lane {@code j} holds {@code v0 + j}, so {@code v0 + j <= u} is {@code j <= u - v0},
+   * compared with the lane numbers as floats. The difference is computed in long and clamped to
+   * {@code [-1, lanes]}, where the float comparison with lane numbers {@code 0..lanes-1} is exact
+   * and gives the int comparison's answer.
+   */
+  private CodeBlock laneComparison(Expr.Binary b) {
+    Expr moving = plan.laneCompared(b);
+    boolean left = moving == b.left();
+    CodeBlock bound = scalar(left ? b.right() : b.left());
+    String gap = names.fresh("gap");
+    out.addStatement("final float $N = (float) $T.max(-1L, $T.min((long) $N.length(), (long) $L - (long) $L))", gap,
+        Math.class, Math.class, SPECIES, bound, scalar(moving));
+    BinaryOp op = left ? b.op() : mirrored(b.op());
+    return CodeBlock.of("$T.zero($N).addIndex(1).compare($T.$L, $N)", FLOAT_VECTOR, SPECIES, VECTOR_OPERATORS,
+        comparison(op), gap);
+  }
+
+  /** {@code u op v} as {@code v op' u}. */
+  private static BinaryOp mirrored(BinaryOp op) {
+    switch (op) {
+      case LT: return BinaryOp.GT;
+      case LE: return BinaryOp.GE;
+      case GT: return BinaryOp.LT;
+      case GE: return BinaryOp.LE;
+      default: return op;
     }
   }
 
