@@ -5,6 +5,7 @@ import static dev.kiln.KMath.exp;
 import static dev.kiln.KMath.max;
 import static dev.kiln.KMath.rsqrt;
 import static dev.kiln.KMath.sigmoid;
+import static dev.kiln.KMath.sqrt;
 import static dev.kiln.KMath.tanh;
 
 import dev.kiln.Dim;
@@ -125,5 +126,45 @@ public final class BenchOps {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = max(a[i] + b[i], 0f);
     }
+  }
+
+  /**
+   * Causal scaled dot-product scores of one head ({@code [B, T, T]} from {@code q}, {@code k} of
+   * {@code [B, T, D]}), {@code -Infinity} above the diagonal.
+   */
+  @Operator
+  public static void causalScores(@Dim int B, @Dim int T, @Dim int D, @Shape("B, T, D") float[] q,
+      @Shape("B, T, D") float[] k, @Out @Shape("B, T, T") float[] scores) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int i = 0; i < T; i++)
+        for (@Parallel int j = 0; j < T; j++) {
+          float acc = 0f;
+          for (int d = 0; d < D; d++) acc += q[(b * T + i) * D + d] * k[(b * T + j) * D + d];
+          scores[(b * T + i) * T + j] = j <= i ? acc / sqrt((float) D) : Float.NEGATIVE_INFINITY;
+        }
+  }
+
+  /** {@code out[b, i] = sum over j of weights[b, i, j] * v[b, j]}. */
+  @Operator
+  public static void weightedValues(@Dim int B, @Dim int T, @Dim int D, @Shape("B, T, T") float[] weights,
+      @Shape("B, T, D") float[] v, @Out @Shape("B, T, D") float[] out) {
+    for (@Parallel int b = 0; b < B; b++)
+      for (@Parallel int i = 0; i < T; i++)
+        for (@Parallel int d = 0; d < D; d++) {
+          float acc = 0f;
+          for (int j = 0; j < T; j++) acc += weights[(b * T + i) * T + j] * v[(b * T + j) * D + d];
+          out[(b * T + i) * D + d] = acc;
+        }
+  }
+
+  /** Causal self-attention of one head: the scores, their row softmax, the weighted values. */
+  @Operator
+  public static void causalAttention(@Dim int B, @Dim int T, @Dim int D, @Shape("B, T, D") float[] q,
+      @Shape("B, T, D") float[] k, @Shape("B, T, D") float[] v, @Out @Shape("B, T, D") float[] out) {
+    float[] scores = new float[B * T * T];
+    causalScores(B, T, D, q, k, scores);
+    float[] weights = new float[B * T * T];
+    softmax(B * T, T, scores, weights);
+    weightedValues(B, T, D, weights, v, out);
   }
 }

@@ -489,6 +489,154 @@ public final class Cases {
     }
   }
 
+  /**
+   * Causal self-attention of one head, B = 16 sequences of T = 512 positions, D = 64: the scores
+   * ({@code [B, T, T]}, 16 MB), their row softmax, the weighted values. PyTorch: {@code matmul}, a
+   * {@code -inf} mask added, {@code softmax}, {@code matmul}.
+   */
+  public abstract static class AttentionData extends Base {
+    final int b = 16;
+    final int t = 512;
+    final int d = 64;
+    float[] q;
+    float[] k;
+    float[] v;
+    float[] out;
+    NDArray tq;
+    NDArray tk;
+    NDArray tv;
+    NDArray mask;
+
+    @Override
+    void prepare() {
+      q = Data.random(40, b * t * d, 1f);
+      k = Data.random(41, b * t * d, 1f);
+      v = Data.random(42, b * t * d, 1f);
+      out = new float[b * t * d];
+      tq = Data.nd(manager, q, b, t, d);
+      tk = Data.nd(manager, k, b, t, d);
+      tv = Data.nd(manager, v, b, t, d);
+      float[] m = new float[t * t];
+      for (int i = 0; i < t; i++) {
+        for (int j = i + 1; j < t; j++) {
+          m[i * t + j] = Float.NEGATIVE_INFINITY;
+        }
+      }
+      mask = Data.nd(manager, m, t, t);
+    }
+
+    NDArray torchAttention() {
+      NDArray scores = tq.matMul(tk.transpose(0, 2, 1)).div((float) Math.sqrt(d)).add(mask);
+      return scores.softmax(-1).matMul(tv);
+    }
+
+    @Override
+    public double flops() {
+      return 2 * 2.0 * b * t * t * d;
+    }
+
+    @Override
+    public double bytes() {
+      return 4.0 * (4 * b * t * d + 2 * b * t * t);
+    }
+  }
+
+  /** Causal attention, forward. */
+  public static class Attention extends AttentionData {
+    @Benchmark
+    public float[] kiln() {
+      BenchOpsKernels.causalAttention(b, t, d, q, k, v, out);
+      return out;
+    }
+
+    @Benchmark
+    public void torch() {
+      try (NDManager s = sub(tq, tk, tv, mask)) {
+        torchAttention();
+      }
+    }
+
+    @Override
+    public float[][] kilnResult() {
+      return new float[][] {kiln().clone()};
+    }
+
+    @Override
+    public float[][] torchResult() {
+      try (NDManager s = sub(tq, tk, tv, mask)) {
+        return new float[][] {torchAttention().toFloatArray()};
+      }
+    }
+  }
+
+  /**
+   * Causal attention, forward and backward: Kiln's training forms ({@code causalAttentionSaving}
+   * keeps the scores, weights and the softmax's row statistics; {@code causalAttentionGradSaved}),
+   * PyTorch's autograd.
+   */
+  public static class AttentionTrain extends AttentionData {
+    float[] dout;
+    float[] dq;
+    float[] dk;
+    float[] dv;
+    float[] scores;
+    float[] weights;
+    float[] rowMax;
+    float[] rowSum;
+    NDArray tdout;
+
+    @Override
+    void prepare() {
+      super.prepare();
+      dout = Data.random(43, b * t * d, 1f);
+      dq = new float[b * t * d];
+      dk = new float[b * t * d];
+      dv = new float[b * t * d];
+      scores = new float[b * t * t];
+      weights = new float[b * t * t];
+      rowMax = new float[b * t];
+      rowSum = new float[b * t];
+      tdout = Data.nd(manager, dout, b, t, d);
+      for (NDArray a : new NDArray[] {tq, tk, tv}) {
+        a.setRequiresGradient(true);
+      }
+    }
+
+    @Benchmark
+    public float[] kiln() {
+      BenchOpsKernels.causalAttentionSaving(b, t, d, q, k, v, out, scores, weights, rowMax, rowSum);
+      BenchOpsKernels.causalAttentionGradSaved(b, t, d, q, k, v, out, scores, weights, rowMax, rowSum, dout, dq, dk, dv);
+      return dq;
+    }
+
+    @Benchmark
+    public void torch() {
+      try (NDManager s = sub(tq, tk, tv, mask, tdout); GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+        gc.backward(torchAttention().mul(tdout).sum());
+      }
+    }
+
+    @Override
+    public float[][] kilnResult() {
+      kiln();
+      return new float[][] {dq.clone(), dk.clone(), dv.clone()};
+    }
+
+    @Override
+    public float[][] torchResult() {
+      try (NDManager s = sub(tq, tk, tv, mask, tdout); GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+        gc.backward(torchAttention().mul(tdout).sum());
+        return new float[][] {tq.getGradient().toFloatArray(), tk.getGradient().toFloatArray(),
+            tv.getGradient().toFloatArray()};
+      }
+    }
+
+    @Override
+    public double flops() {
+      return 3 * super.flops(); // the forward products, then four in the backward pass
+    }
+  }
+
   /** A row-wise unary case over [2048, 2048]: softmax, layer norm; with its backward pass when training. */
   public abstract static class Rows extends Base {
     final int b = 2048;
