@@ -170,4 +170,23 @@ public final class Products {
         z[m * N + n] = acc2;
       }
   }
+
+  /**
+   * Attention's backward shape: two sums of one masked operand, the second down its columns. The
+   * second product reads the operand the first one's prologue wrote (the same floats, laid out the
+   * same way), transposed.
+   */
+  @Operator
+  public static void maskedBoth(@Dim int M, @Dim int N, @Shape("M, M") float[] g, @Shape("M, N") float[] u,
+      @Shape("M, N") float[] w, @Out @Shape("M, N") float[] du, @Out @Shape("M, N") float[] dw) {
+    for (@Parallel int i = 0; i < M; i++)
+      for (@Parallel int d = 0; d < N; d++) {
+        float acc = 0f;
+        for (int j = 0; j < M; j++) acc += j <= i ? g[i * M + j] * 0.5f * u[j * N + d] : 0f;
+        du[i * N + d] = acc;
+        float acc2 = 0f;
+        for (int j = 0; j < M; j++) acc2 += i <= j ? g[j * M + i] * 0.5f * w[j * N + d] : 0f;
+        dw[i * N + d] = acc2;
+      }
+  }
 }

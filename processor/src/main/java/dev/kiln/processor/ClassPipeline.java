@@ -358,7 +358,7 @@ final class ClassPipeline {
       }
       for (OperatorIr operator : List.copyOf(compiled)) {
         if (operator instanceof OperatorIr.Grid op) {
-          lowerProducts(op, op.name(), derivedSizes.getOrDefault(op.name(), Map.of()), 1);
+          lowerProducts(op, op.name(), derivedSizes.getOrDefault(op.name(), Map.of()), 1, Map.of());
         }
       }
     }
@@ -372,11 +372,12 @@ final class ClassPipeline {
    * root_epilogue}, then {@code root_prologue2}, {@code root_epilogue2}; a second prologue of one
    * level {@code root_prologue_2}.
    */
-  private void lowerProducts(OperatorIr.Grid op, String root, Map<String, Poly> sizes, int level) {
+  private void lowerProducts(OperatorIr.Grid op, String root, Map<String, Poly> sizes, int level,
+      Map<String, OperatorIr.Grid> available) {
     String at = level == 1 ? "" : Integer.toString(level);
     int[] prologues = {0};
     Contraction c = Contractions.lower(op, name -> kernelName(root, "epilogue" + at),
-        name -> kernelName(root, "prologue" + at + (prologues[0]++ == 0 ? "" : "_" + prologues[0])), sizes);
+        name -> kernelName(root, "prologue" + at + (prologues[0]++ == 0 ? "" : "_" + prologues[0])), sizes, available);
     if (c == null) {
       return;
     }
@@ -384,7 +385,9 @@ final class ClassPipeline {
     compiled.addAll(c.prologues());
     if (c.epilogue() != null) {
       compiled.add(c.epilogue());
-      lowerProducts(c.epilogue(), root, sizes, level + 1);
+      Map<String, OperatorIr.Grid> written = new HashMap<>(available);
+      c.prologues().forEach(p -> written.put(Contraction.operand(p).name(), p));
+      lowerProducts(c.epilogue(), root, sizes, level + 1, written);
     }
   }
 

@@ -53,8 +53,14 @@ final class ContractionMatcher {
   /** One loop's GEMM and, when its left operand is computed, the prologue kernel that computes it. */
   private record Match(Contraction.Product product, OperatorIr.Grid prologue) {}
 
-  /** The operator's chain of product loops, or null when it has none this pass can lower. */
-  static Chain match(OperatorIr.Grid op) {
+  /**
+   * The operator's chain of product loops, or null when it has none this pass can lower.
+   *
+   * @param available operands that earlier prologues wrote and {@code op} takes as parameters (a
+   *     nested epilogue's), by name, with the prologue that wrote each: a term whose operand is one
+   *     of them reads it instead of getting a prologue of its own
+   */
+  static Chain match(OperatorIr.Grid op, Map<String, OperatorIr.Grid> available) {
     if (op.grid().isEmpty() || hasAccumulation(op.body())) {
       return null;
     }
@@ -73,7 +79,7 @@ final class ContractionMatcher {
           && l.carried().get(0).init() != loops.get(loops.size() - 1).carried().get(0).result()) {
         break; // a later, unrelated loop: the chain ends before it
       }
-      Match p = product(op, l, sizes, prologues.size());
+      Match p = product(op, l, sizes, prologues.size(), available);
       if (p == null) {
         if (loops.isEmpty()) {
           continue;
@@ -107,7 +113,8 @@ final class ContractionMatcher {
   }
 
   /** The GEMM of one loop {@code acc = acc + a * b}, or null. */
-  private static Match product(OperatorIr.Grid op, Stmt.Loop l, Set<String> sizes, int prologuesSoFar) {
+  private static Match product(OperatorIr.Grid op, Stmt.Loop l, Set<String> sizes, int prologuesSoFar,
+      Map<String, OperatorIr.Grid> available) {
     if (!isTrue(l.guard()) || l.step() != 1 || !l.body().isEmpty() || l.carried().size() != 1) {
       return null;
     }
@@ -146,7 +153,7 @@ final class ContractionMatcher {
       Contraction.Product p = product(op, l, lo, hi, sizes, la.array(), fa, lb.array(), fb);
       return p == null ? null : new Match(p, null);
     }
-    return withPrologue(op, l, lo, hi, sizes, mask, mul, t, prologuesSoFar);
+    return withPrologue(op, l, lo, hi, sizes, mask, mul, t, prologuesSoFar, available);
   }
 
   /**
@@ -156,7 +163,7 @@ final class ContractionMatcher {
    * the loop index only, and read no array the operator writes.
    */
   private static Match withPrologue(OperatorIr.Grid op, Stmt.Loop l, Affine lo, Affine hi, Set<String> sizes,
-      Expr mask, Expr.Binary mul, ScalarType t, int prologuesSoFar) {
+      Expr mask, Expr.Binary mul, ScalarType t, int prologuesSoFar, Map<String, OperatorIr.Grid> available) {
     GridDim n = op.grid().get(op.grid().size() - 1);
     String nv = n.var().name();
     Expr.Load lb;
@@ -219,12 +226,20 @@ final class ContractionMatcher {
     for (GridDim g : grid) {
       fa = fa.add(Affine.variable(g.var().name()).scale(DenseLayout.stride(grid, g)));
     }
+    Rewriter rw = new Rewriter(f, (original, rebuilt) -> original == l.index() ? k : atTop(f, rebuilt));
+    Expr value = rw.rewrite(mask == null ? x : f.select(mask, x, f.constant(t, 0)));
+    for (Map.Entry<String, OperatorIr.Grid> earlier : available.entrySet()) {
+      Param param = op.params().stream().filter(q -> q.name().equals(earlier.getKey())).findFirst().orElse(null);
+      if (param instanceof Param.Array reused && reused.elementType() == t && SameOperand.as(earlier.getValue(), grid, value)) {
+        // an earlier prologue wrote these floats, laid out this way: read them, no prologue of its own
+        Contraction.Product p = product(op, l, lo, hi, sizes, reused, fa, lb.array(), fb);
+        return p == null ? null : new Match(p, null);
+      }
+    }
     Contraction.Product p = product(op, l, lo, hi, sizes, operand, fa, lb.array(), fb);
     if (p == null) {
       return null;
     }
-    Rewriter rw = new Rewriter(f, (original, rebuilt) -> original == l.index() ? k : atTop(f, rebuilt));
-    Expr value = rw.rewrite(mask == null ? x : f.select(mask, x, f.constant(t, 0)));
     Expr index = null;
     for (GridDim g : grid) {
       Expr term = g.var();

@@ -41,7 +41,19 @@ public final class Contractions {
    */
   public static Contraction lower(OperatorIr.Grid op, UnaryOperator<String> epilogueName,
       UnaryOperator<String> prologueName, Map<String, Poly> sizes) {
-    ContractionMatcher.Chain chain = ContractionMatcher.match(op);
+    return lower(op, epilogueName, prologueName, sizes, Map.of());
+  }
+
+  /**
+   * As {@link #lower(OperatorIr.Grid, UnaryOperator, UnaryOperator, Map)} for an epilogue lowered in
+   * turn: {@code available} holds the operands earlier prologues wrote, which {@code op} takes as
+   * parameters, by name, with the prologue that wrote each. An epilogue that still has loops takes
+   * this contraction's operands, and those, as parameters too, so that a product nested in it can
+   * read them.
+   */
+  public static Contraction lower(OperatorIr.Grid op, UnaryOperator<String> epilogueName,
+      UnaryOperator<String> prologueName, Map<String, Poly> sizes, Map<String, OperatorIr.Grid> available) {
+    ContractionMatcher.Chain chain = ContractionMatcher.match(op, available);
     if (chain == null) {
       return null;
     }
@@ -62,6 +74,14 @@ public final class Contractions {
     Param.Array direct = directTarget(op, rest, result, sizes);
     boolean zeroInit = init instanceof Expr.Const c && c.type().isFloating()
         && Double.doubleToRawLongBits(c.floatingValue()) == 0L;
+    List<OperatorIr.Grid> prologues = new ArrayList<>();
+    for (OperatorIr.Grid p : chain.prologues()) {
+      prologues.add(new OperatorIr.Grid(p.owner(), prologueName.apply(op.name()), p.params(), p.grid(), p.body(), p.names()));
+    }
+    List<Param.Array> operands = new ArrayList<>();
+    if (rest.stream().anyMatch(st -> st instanceof Stmt.Loop)) {
+      prologues.forEach(p -> operands.add(Contraction.operand(p)));
+    }
     OperatorIr.Grid epilogue;
     Stmt.Store separate = direct == null && zeroInit ? separateStore(op, rest, result, sizes) : null;
     if (separate != null) {
@@ -69,13 +89,10 @@ public final class Contractions {
       // epilogue does the rest (a second, independent sum: a gradient's dk beside its dq)
       direct = separate.array();
       rest.remove(separate);
-      epilogue = epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
+      epilogue = epilogue(op, rest, result, init, product, operands, epilogueName.apply(op.name()));
     } else {
-      epilogue = direct != null && zeroInit ? null : epilogue(op, rest, result, init, product, epilogueName.apply(op.name()));
-    }
-    List<OperatorIr.Grid> prologues = new ArrayList<>();
-    for (OperatorIr.Grid p : chain.prologues()) {
-      prologues.add(new OperatorIr.Grid(p.owner(), prologueName.apply(op.name()), p.params(), p.grid(), p.body(), p.names()));
+      epilogue = direct != null && zeroInit ? null
+          : epilogue(op, rest, result, init, product, operands, epilogueName.apply(op.name()));
     }
     String reason = reason(op, chain, prologues) + (epilogue == null
         ? "; the products are written straight into '" + direct.name() + "', with nothing left to do after them"
@@ -146,7 +163,7 @@ public final class Contractions {
 
   /** The worker without the product loops, reading the products where it read their sum. */
   private static OperatorIr.Grid epilogue(OperatorIr.Grid op, List<Stmt> rest, Expr.Var result, Expr init,
-      Param.Array product, String name) {
+      Param.Array product, List<Param.Array> operands, String name) {
     ExprFactory f = new ExprFactory();
     Rewriter[] rw = new Rewriter[1];
     rw[0] = new Rewriter(f, (original, rebuilt) -> {
@@ -159,6 +176,10 @@ public final class Contractions {
     List<Param> params = new ArrayList<>(op.params());
     if (uses(rest).contains(result)) {
       params.add(product); // not when the products went straight into an output the rest leaves alone
+    }
+    for (Param.Array operand : operands) {
+      // read by a product nested in the epilogue, if one computes the same operand
+      params.add(new Param.Array(operand.name(), params.size(), operand.elementType(), operand.shape(), ArrayRole.IN));
     }
     OperatorIr.Grid withoutLoops = new OperatorIr.Grid(op.owner(), name, params, op.grid(), rest, op.names());
     return rw[0].rewrite(withoutLoops, (s, index) -> index);

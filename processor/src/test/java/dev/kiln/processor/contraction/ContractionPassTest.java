@@ -118,6 +118,21 @@ class ContractionPassTest {
   }
 
   @Test
+  void aNestedProductReadsTheOperandAnEarlierPrologueWrote() {
+    assertThat(section("maskedBoth")).isEqualTo("contraction maskedBoth\n"
+        + "  gemm operand * u -> du [M x M times M x N] lda=M ldb=N ldc=N\n"
+        + "  prologue maskedBoth_prologue -> operand [M, M]\n"
+        + "  epilogue maskedBoth_epilogue\n");
+    // the second sum's operand is the first's, transposed: no second prologue
+    assertThat(section("maskedBoth_epilogue")).isEqualTo("contraction maskedBoth_epilogue\n"
+        + "  gemm operand^T * w -> dw [M x M times M x N, operand transposed] lda=M ldb=N ldc=N\n"
+        + "  epilogue none\n");
+    assertThat(listing).doesNotContain("maskedBoth_prologue2");
+    assertThat(kernels).contains("maskedBoth_epilogue(M, N, g, u, w, du, dw, operand);");
+    assertThat(kernels).contains("maskedBoth_epilogue(stream, M, N, g, u, w, du, dw, operand);");
+  }
+
+  @Test
   void theLoopsOptionKeepsEveryProductALoop() throws IOException {
     Compilation c = javac().withProcessors(new KilnProcessor()).withOptions("-Akiln.nvcc=none", "-Akiln.contractions=loops")
         .compile(JavaFileObjects.forResource("contraction/Products.java"));

@@ -143,6 +143,26 @@ class ProductsTest {
     Agreement.assertWithinContraction(ez, z, mz, k);
   }
 
+  /** Two sums of one masked operand, the second reading the first's prologue's operand transposed. */
+  @ParameterizedTest(name = "M={0}, N={1}")
+  @CsvSource({"1, 1", "0, 3", "3, 0", "17, 5", "130, 33"})
+  void maskedBoth(int m, int n) {
+    float[] g = Data.floats(38, m * m, -1f, 1f);
+    float[] u = Data.floats(39, m * n, -1f, 1f);
+    float[] w = Data.floats(40, m * n, -1f, 1f);
+    float[] edu = nan(m * n);
+    float[] edw = nan(m * n);
+    Products.maskedBoth(m, n, g, u, w, edu, edw);
+    float[] du = nan(m * n);
+    float[] dw = nan(m * n);
+    ProductsKernels.maskedBoth(m, n, g, u, w, du, dw);
+    float[] mu = nan(m * n);
+    float[] mw = nan(m * n);
+    Products.maskedBoth(m, n, Agreement.abs(g), Agreement.abs(u), Agreement.abs(w), mu, mw);
+    Agreement.assertWithinContraction(edu, du, mu, m);
+    Agreement.assertWithinContraction(edw, dw, mw, m);
+  }
+
   @ParameterizedTest(name = "M={0}, K={1}")
   @CsvSource({"1, 1", "5, 9", "33, 40"})
   void nearMissesStayExactLoops(int m, int k) {
