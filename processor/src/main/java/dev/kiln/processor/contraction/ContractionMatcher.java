@@ -168,10 +168,10 @@ final class ContractionMatcher {
     String nv = n.var().name();
     Expr.Load lb;
     Expr x;
-    if (mul.right() instanceof Expr.Load r && reads(r, nv)) {
+    if (mul.right() instanceof Expr.Load r && r.index().dependsOn(n.var())) {
       lb = r;
       x = mul.left();
-    } else if (mul.left() instanceof Expr.Load r && reads(r, nv)) {
+    } else if (mul.left() instanceof Expr.Load r && r.index().dependsOn(n.var())) {
       lb = r;
       x = mul.right();
     } else {
@@ -221,11 +221,8 @@ final class ContractionMatcher {
       name = name + "$";
     }
     Param.Array operand = new Param.Array(name, op.params().size(), t,
-        new Shape(gridText(grid), DenseLayout.extents(grid)), ArrayRole.OUT);
-    Affine fa = Affine.constant(Poly.ZERO);
-    for (GridDim g : grid) {
-      fa = fa.add(Affine.variable(g.var().name()).scale(DenseLayout.stride(grid, g)));
-    }
+        new Shape(DenseLayout.text(grid), DenseLayout.extents(grid)), ArrayRole.OUT);
+    Affine fa = DenseLayout.index(grid);
     Rewriter rw = new Rewriter(f, (original, rebuilt) -> original == l.index() ? k : atTop(f, rebuilt));
     Expr value = rw.rewrite(mask == null ? x : f.select(mask, x, f.constant(t, 0)));
     for (Map.Entry<String, OperatorIr.Grid> earlier : available.entrySet()) {
@@ -240,14 +237,7 @@ final class ContractionMatcher {
     if (p == null) {
       return null;
     }
-    Expr index = null;
-    for (GridDim g : grid) {
-      Expr term = g.var();
-      for (GridDim inner : grid.subList(grid.indexOf(g) + 1, grid.size())) {
-        term = f.binary(BinaryOp.MUL, term, inner.extentExpr(f, op::scalar), -1);
-      }
-      index = index == null ? term : f.binary(BinaryOp.ADD, index, term, -1);
-    }
+    Expr index = DenseLayout.indexExpr(f, grid, op::scalar);
     List<Param> params = new ArrayList<>(op.params());
     params.add(operand);
     List<Stmt> body = List.of(new Stmt.Store(operand, index, value, f.trueValue(), l.origin()));
@@ -300,16 +290,6 @@ final class ContractionMatcher {
     return n;
   }
 
-  /** Whether the load's index reads the variable {@code var}. */
-  private static boolean reads(Expr.Load load, String var) {
-    for (Expr e : StmtWalk.nodes(List.of(load.index()))) {
-      if (e instanceof Expr.Var v && v.name().equals(var)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** A load or integer division moved from the loop's scope to the prologue's top level. */
   private static Expr atTop(ExprFactory f, Expr e) {
     if (e instanceof Expr.Load l && l.scope() != 0) {
@@ -319,14 +299,6 @@ final class ContractionMatcher {
       return f.binary(b.op(), b.left(), b.right(), 0);
     }
     return e;
-  }
-
-  private static String gridText(List<GridDim> grid) {
-    StringBuilder b = new StringBuilder();
-    for (GridDim g : grid) {
-      b.append(b.length() == 0 ? "" : ", ").append(g.bound());
-    }
-    return b.toString();
   }
 
   /**

@@ -4,7 +4,6 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ExprFactory;
-import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
@@ -70,7 +69,7 @@ public final class Contractions {
       }
     }
     Param.Array product = new Param.Array(freshName(op, "product"), op.params().size(), chain.type(),
-        new Shape(gridText(op.grid()), DenseLayout.extents(op.grid())), ArrayRole.IN);
+        new Shape(DenseLayout.text(op.grid()), DenseLayout.extents(op.grid())), ArrayRole.IN);
     Param.Array direct = directTarget(op, rest, result, sizes);
     boolean zeroInit = init instanceof Expr.Const c && c.type().isFloating()
         && Double.doubleToRawLongBits(c.floatingValue()) == 0L;
@@ -112,7 +111,7 @@ public final class Contractions {
       if (st instanceof Stmt.Store s && s.value() == result && s.guard() instanceof Expr.Const g && g.isTrue()
           && s.array().role() == ArrayRole.OUT && s.array().elementType() == result.type() && found == null) {
         Affine index = AffineAnalysis.affine(s.index());
-        if (index != null && substitute(dense(op.grid()), sizes).equals(substitute(index, sizes))) {
+        if (index != null && substitute(DenseLayout.index(op.grid()), sizes).equals(substitute(index, sizes))) {
           found = s;
         }
       }
@@ -142,7 +141,7 @@ public final class Contractions {
       return null;
     }
     Affine index = AffineAnalysis.affine(s.index());
-    return index != null && substitute(dense(op.grid()), sizes).equals(substitute(index, sizes)) ? s.array() : null;
+    return index != null && substitute(DenseLayout.index(op.grid()), sizes).equals(substitute(index, sizes)) ? s.array() : null;
   }
 
   private static Affine substitute(Affine a, Map<String, Poly> sizes) {
@@ -151,14 +150,6 @@ public final class Contractions {
       out = out.add(Affine.variable(t.getKey()).scale(t.getValue().substitute(sizes)));
     }
     return out;
-  }
-
-  private static Affine dense(List<GridDim> grid) {
-    Affine a = Affine.constant(Poly.ZERO);
-    for (GridDim g : grid) {
-      a = a.add(Affine.variable(g.var().name()).scale(DenseLayout.stride(grid, g)));
-    }
-    return a;
   }
 
   /** The worker without the product loops, reading the products where it read their sum. */
@@ -170,7 +161,7 @@ public final class Contractions {
       if (original != result) {
         return rebuilt;
       }
-      Expr sum = f.load(product, denseIndex(f, op), f.trueValue(), 0);
+      Expr sum = f.load(product, DenseLayout.indexExpr(f, op.grid(), op::scalar), f.trueValue(), 0);
       return f.binary(BinaryOp.ADD, rw[0].rewrite(init), sum, -1);
     });
     List<Param> params = new ArrayList<>(op.params());
@@ -183,19 +174,6 @@ public final class Contractions {
     }
     OperatorIr.Grid withoutLoops = new OperatorIr.Grid(op.owner(), name, params, op.grid(), rest, op.names());
     return rw[0].rewrite(withoutLoops, (s, index) -> index);
-  }
-
-  private static Expr denseIndex(ExprFactory f, OperatorIr.Grid op) {
-    Expr index = null;
-    List<GridDim> grid = op.grid();
-    for (int i = 0; i < grid.size(); i++) {
-      Expr term = grid.get(i).var();
-      for (int j = i + 1; j < grid.size(); j++) {
-        term = f.binary(BinaryOp.MUL, term, grid.get(j).extentExpr(f, op::scalar), -1);
-      }
-      index = index == null ? term : f.binary(BinaryOp.ADD, index, term, -1);
-    }
-    return index;
   }
 
   /** Every expression node the statements use, through loops. */
@@ -245,14 +223,6 @@ public final class Contractions {
       name = base + "_" + n;
     }
     return name;
-  }
-
-  private static String gridText(List<GridDim> grid) {
-    StringBuilder b = new StringBuilder();
-    for (GridDim g : grid) {
-      b.append(b.length() == 0 ? "" : ", ").append(g.bound());
-    }
-    return b.toString();
   }
 
   /** One line per product, e.g. {@code gemm x[B, K] * w[K, N] (k < K) -> [B, N]}. */

@@ -1,9 +1,15 @@
 package dev.kiln.processor.contraction;
 
+import dev.kiln.processor.ir.BinaryOp;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.analysis.Affine;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** The row-major layout of a buffer with one element per worker of a grid. */
 final class DenseLayout {
@@ -16,6 +22,37 @@ final class DenseLayout {
       p = p.multiply(grid.get(i).size());
     }
     return p;
+  }
+
+  /** The grid's bounds as a shape's text: {@code B, T, 4*H}. */
+  static String text(List<GridDim> grid) {
+    StringBuilder b = new StringBuilder();
+    for (GridDim g : grid) {
+      b.append(b.length() == 0 ? "" : ", ").append(g.bound());
+    }
+    return b.toString();
+  }
+
+  /** A worker's element, as an affine form of the grid variables (by name). */
+  static Affine index(List<GridDim> grid) {
+    Affine a = Affine.constant(Poly.ZERO);
+    for (GridDim g : grid) {
+      a = a.add(Affine.variable(g.var().name()).scale(stride(grid, g)));
+    }
+    return a;
+  }
+
+  /** A worker's element as an IR expression, the extents from the size parameters {@code dims} names. */
+  static Expr indexExpr(ExprFactory f, List<GridDim> grid, Function<String, Param.Scalar> dims) {
+    Expr index = null;
+    for (int i = 0; i < grid.size(); i++) {
+      Expr term = grid.get(i).var();
+      for (int j = i + 1; j < grid.size(); j++) {
+        term = f.binary(BinaryOp.MUL, term, grid.get(j).extentExpr(f, dims), -1);
+      }
+      index = index == null ? term : f.binary(BinaryOp.ADD, index, term, -1);
+    }
+    return index;
   }
 
   /** The extents of the grid, outermost first. */

@@ -8,6 +8,7 @@ import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.ExprEquivalence;
 import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -304,7 +305,7 @@ final class CallStash {
     if (!seen.add(e)) {
       return null;
     }
-    if (same(call, from, e, to)) {
+    if (ExprEquivalence.same(call, e, Map.of(from, to))) {
       return e;
     }
     for (Expr o : e.operands()) {
@@ -314,51 +315,6 @@ final class CallStash {
       }
     }
     return null;
-  }
-
-  /** Structural equality of {@code a} and {@code b}, variable {@code va} in {@code a} standing for {@code vb} in {@code b}. */
-  static boolean same(Expr a, Expr.Var va, Expr b, Expr.Var vb) {
-    if (a == b) {
-      return !a.dependsOn(va) && !b.dependsOn(vb);
-    }
-    if (a == va || b == vb) {
-      return a == va && b == vb;
-    }
-    if (a.getClass() != b.getClass() || a.type() != b.type()) {
-      return false;
-    }
-    if (a instanceof Expr.Const ca) {
-      Expr.Const cb = (Expr.Const) b;
-      return a.type().isFloating()
-          ? Double.doubleToRawLongBits(ca.floatingValue()) == Double.doubleToRawLongBits(cb.floatingValue())
-          : ca.integralValue() == cb.integralValue();
-    }
-    if (a instanceof Expr.ScalarRef || a instanceof Expr.Var) {
-      return false; // different parameters or variables (equal ones are the same node)
-    }
-    if (a instanceof Expr.Load la && la.array() != ((Expr.Load) b).array()) {
-      return false;
-    }
-    if (a instanceof Expr.Unary ua && ua.op() != ((Expr.Unary) b).op()) {
-      return false;
-    }
-    if (a instanceof Expr.Binary ba && ba.op() != ((Expr.Binary) b).op()) {
-      return false;
-    }
-    if (a instanceof Expr.Call ca && ca.fn() != ((Expr.Call) b).fn()) {
-      return false;
-    }
-    List<Expr> oa = a.operands();
-    List<Expr> ob = b.operands();
-    if (oa.size() != ob.size()) {
-      return false;
-    }
-    for (int k = 0; k < oa.size(); k++) {
-      if (!same(oa.get(k), va, ob.get(k), vb)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The body with loop {@code i} also storing {@code call} where loop {@code j}'s {@code store} writes, and loop {@code j} reading it there. */

@@ -7,7 +7,6 @@ import dev.kiln.processor.codegen.GemmCall;
 import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.codegen.cuda.KernelInfo;
 import dev.kiln.processor.contraction.Contraction;
-import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import java.util.ArrayList;
@@ -32,7 +31,9 @@ public final class DeviceGemmLauncherWriter {
   public static MethodSpec write(Contraction c, KernelInfo epilogue, boolean epilogueLowered, List<KernelInfo> prologues,
       DocLinks owner, ClassName kernels, String resourceBase) {
     OperatorIr.Grid op = c.op();
-    Names names = Names.forParams(op, c.product().name());
+    List<String> locals = new ArrayList<>(List.of(c.product().name()));
+    c.prologues().forEach(p -> locals.add(Contraction.operand(p).name()));
+    Names names = Names.forParams(op, locals.toArray(new String[0]));
     String stream = names.fresh("stream");
     boolean allocates = c.direct() == null;
     MethodSpec.Builder m = MethodSpec.methodBuilder(op.name())
@@ -56,8 +57,8 @@ public final class DeviceGemmLauncherWriter {
           operand.name(), stream, DeviceCompositeWriter.temporary(operand.elementType()),
           GemmCall.size(op, "the length of the operand '" + operand.name() + "'", operand.shape().length()));
       work.beginControlFlow("if ($L)", GemmLauncherWriter.noEmptyExtent(op));
-      work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
-          prologues.get(i).kernel()), stream, extents(prologue), arguments(prologue, prologues.get(i)));
+      work.add(DeviceLauncherWriter.launch(prologue, prologues.get(i), names, stream, kernels, resourceBase,
+          arguments(prologue)));
       work.endControlFlow();
     }
     boolean first = true;
@@ -68,13 +69,11 @@ public final class DeviceGemmLauncherWriter {
     if (c.epilogue() != null && epilogueLowered) {
       List<CodeBlock> args = new ArrayList<>();
       args.add(CodeBlock.of("$N", stream));
-      for (Param p : c.epilogue().params()) {
-        args.add(CodeBlock.of("$N", p.name()));
-      }
+      args.addAll(arguments(c.epilogue()));
       work.addStatement("$N($L)", c.epilogue().name(), CodeBlock.join(args, ", "));
     } else if (c.epilogue() != null) {
-      work.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", DeviceLauncherWriter.kernel(kernels, resourceBase,
-          epilogue.kernel()), stream, extents(c.epilogue()), arguments(c.epilogue(), epilogue));
+      work.add(DeviceLauncherWriter.launch(c.epilogue(), epilogue, names, stream, kernels, resourceBase,
+          arguments(c.epilogue())));
     }
     for (int i = 0; i < c.prologues().size(); i++) {
       work.endControlFlow();
@@ -92,20 +91,12 @@ public final class DeviceGemmLauncherWriter {
     return m.build();
   }
 
-  private static CodeBlock extents(OperatorIr.Grid kernel) {
-    List<CodeBlock> extents = new ArrayList<>();
-    for (GridDim g : kernel.grid()) {
-      extents.add(CodeBlock.of("$N", g.extentText()));
-    }
-    return CodeBlock.join(extents, ", ");
-  }
-
-  private static CodeBlock arguments(OperatorIr.Grid kernel, KernelInfo info) {
+  /** The kernel's parameters, by name: the launcher's locals of those names. */
+  private static List<CodeBlock> arguments(OperatorIr.Grid kernel) {
     List<CodeBlock> args = new ArrayList<>();
     for (Param p : kernel.params()) {
       args.add(CodeBlock.of("$N", p.name()));
     }
-    args.addAll(DeviceLauncherWriter.checkedReads(info));
-    return CodeBlock.join(args, ", ");
+    return args;
   }
 }

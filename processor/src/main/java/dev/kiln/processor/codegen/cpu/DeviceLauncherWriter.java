@@ -69,6 +69,19 @@ public final class DeviceLauncherWriter {
     }
     m.addStatement("$T.notNull($S, $S, $N)", CHECKS, op.name(), stream, stream);
     m.addCode(ArgumentChecks.of(op, true));
+    m.addCode(launch(op, info, names, stream, kernels, resourceBase, args));
+    return m.build();
+  }
+
+  /**
+   * The launch of grid kernel {@code op} ({@code info}) on {@code stream} with {@code args} (its
+   * parameters), as its kind of kernel needs: the grid (fewer threads for a vector kernel), rows,
+   * columns, or a reduction with its fold. Also what a contraction's launcher runs for its prologues
+   * and epilogue.
+   */
+  static CodeBlock launch(OperatorIr.Grid op, KernelInfo info, Names names, String stream, ClassName kernels,
+      String resourceBase, List<CodeBlock> args) {
+    CodeBlock.Builder code = CodeBlock.builder();
     CodeBlock kernel = kernel(kernels, resourceBase, info.kernel());
     if (info.launch() == KernelInfo.Launch.GRID) {
       List<CodeBlock> extents = new ArrayList<>();
@@ -80,26 +93,26 @@ public final class DeviceLauncherWriter {
       }
       List<CodeBlock> all = new ArrayList<>(args);
       all.addAll(checkedReads(info));
-      m.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
+      code.addStatement("$L.launchGrid($N, new long[] {$L}, $L)", kernel, stream, CodeBlock.join(extents, ", "), CodeBlock.join(all, ", "));
     } else if (info.launch() == KernelInfo.Launch.ROWS && info.shortRows() != null) {
       // rows of at most maxLength elements: the short-row form, more rows to a multiprocessor
       KernelInfo.ShortRows rows = info.shortRows();
       CodeBlock all = CodeBlock.join(withCheckedReads(args, info), ", ");
-      m.beginControlFlow("if ((long) $L - (long) $L <= $L)", rows.hi(), rows.lo(), rows.maxLength())
+      code.beginControlFlow("if ((long) $L - (long) $L <= $L)", rows.hi(), rows.lo(), rows.maxLength())
           .addStatement("$L.launchRows($N, $L, $L, $L)", kernel(kernels, resourceBase, rows.kernel()), stream,
               workers(op), rows.threads(), all)
           .nextControlFlow("else")
           .addStatement("$L.launchReducing($N, $L, $L)", kernel, stream, workers(op), all)
           .endControlFlow();
     } else if (info.launch() == KernelInfo.Launch.ROWS || info.launch() == KernelInfo.Launch.COLUMNS) {
-      m.addStatement("$L.$L($N, $L, $L)", kernel, info.launch() == KernelInfo.Launch.ROWS ? "launchReducing" : "launchColumns",
+      code.addStatement("$L.$L($N, $L, $L)", kernel, info.launch() == KernelInfo.Launch.ROWS ? "launchReducing" : "launchColumns",
           stream, workers(op), CodeBlock.join(withCheckedReads(args, info), ", "));
     } else if (info.launch() == KernelInfo.Launch.PARTIALS) {
-      m.addCode(partials(op, info, names, stream, kernels, resourceBase, args));
+      code.add(partials(op, info, names, stream, kernels, resourceBase, args));
     } else {
-      m.addCode(reducing(op, info, names, stream, kernels, resourceBase, args));
+      code.add(reducing(op, info, names, stream, kernels, resourceBase, args));
     }
-    return m.build();
+    return code.build();
   }
 
   /**

@@ -32,21 +32,6 @@ public final class KernelsWriter {
    *
    * @param resourceBase {@code <package path>/<Class>}: where the class's .cu and .ptx lie under META-INF/kiln
    */
-  /**
-   * Whether a contraction runs on the device: its own kernel compiled for CUDA, and each of its
-   * prologues, and its epilogue (compiled, or itself a contraction that runs on the device).
-   */
-  private static boolean onDevice(Contraction c, Map<String, Contraction> contractions, Map<String, KernelInfo> cuda) {
-    if (!cuda.containsKey(c.op().name()) || !c.prologues().stream().allMatch(p -> cuda.containsKey(p.name()))) {
-      return false;
-    }
-    if (c.epilogue() == null) {
-      return true;
-    }
-    Contraction nested = contractions.get(c.epilogue().name());
-    return nested != null ? onDevice(nested, contractions, cuda) : cuda.containsKey(c.epilogue().name());
-  }
-
   public static JavaFile write(TypeElement owner, String packageName, List<OperatorIr> operators,
       List<FusionPlan> composites, Map<String, KernelInfo> cuda, String resourceBase,
       Map<String, Contraction> contractions) {
@@ -177,5 +162,20 @@ public final class KernelsWriter {
       }
     }
     return JavaFile.builder(packageName, type.build()).indent("  ").skipJavaLangImports(true).build();
+  }
+
+  /**
+   * Whether a contraction runs on the device: its own kernel compiled for CUDA, and each of its
+   * prologues, and its epilogue (compiled, or itself a contraction that runs on the device).
+   */
+  private static boolean onDevice(Contraction c, Map<String, Contraction> contractions, Map<String, KernelInfo> cuda) {
+    if (!cuda.containsKey(c.op().name()) || !c.prologues().stream().allMatch(p -> cuda.containsKey(p.name()))) {
+      return false;
+    }
+    if (c.epilogue() == null) {
+      return true;
+    }
+    Contraction nested = contractions.get(c.epilogue().name());
+    return nested != null ? onDevice(nested, contractions, cuda) : cuda.containsKey(c.epilogue().name());
   }
 }
