@@ -1,16 +1,16 @@
 /*
- * Kiln's JNI shim for dev.kiln.runtime.cpu.HeapArrayGemm: OpenBLAS's cblas_sgemm and cblas_dgemm
- * called on Java arrays in place, inside JNI critical regions, so that a product neither copies
- * its operands into off-heap memory nor its result back (on the 2-core machine that staging cost
- * 15-30% of a product's time).
+ * Kiln's JNI shim for dev.kiln.runtime.cpu.HeapArrayGemm: a BLAS's cblas_sgemm and cblas_dgemm
+ * (OpenBLAS's, or Intel MKL's) called on Java arrays in place, inside JNI critical regions, so
+ * that a product neither copies its operands into off-heap memory nor its result back (on the
+ * 2-core machine that staging cost 15-30% of a product's time).
  *
- * The functions take the address of the cblas routine, found by lookup() in the OpenBLAS library
- * that JavaCPP loaded already, so this library links against nothing but libc (and libdl). Java
- * has checked every size, offset and leading dimension against the arrays' lengths before calling
- * (GemmChecks).
+ * The functions take the address of the cblas routine, found by lookup() in the BLAS library that
+ * Java loaded already (OpenBLAS through JavaCPP, or MKL's libmkl_rt through System.load), so this
+ * library links against nothing but libc (and libdl). Java has checked every size, offset and
+ * leading dimension against the arrays' lengths before calling (GemmChecks).
  *
  * Inside a critical region the thread calls no JNI function and waits for no Java thread: it
- * only runs the product, single-threaded, on OpenBLAS's own pthreads, or divided by OpenBLAS among
+ * only runs the product, single-threaded, on the BLAS's own threads, or divided by OpenBLAS among
  * the caller and the shim's native workers (shareThreads below), none of them Java threads.
  *
  * Status: 0 the product ran; 1 the JVM handed a copy of an array instead of the array (HotSpot
@@ -116,7 +116,8 @@ JNIEXPORT jboolean JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_copiesArrays(
 
 /*
  * The address of `symbol` in the already loaded library whose soname is `library` (JavaCPP loads
- * OpenBLAS privately, so its symbols are not in the global scope); 0 when either is not found.
+ * OpenBLAS privately, and System.load MKL, so their symbols are not in the global scope); 0 when
+ * either is not found.
  * Nothing is loaded here: RTLD_NOLOAD.
  */
 JNIEXPORT jlong JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_lookup(
@@ -139,6 +140,21 @@ JNIEXPORT jlong JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_lookup(
   (*env)->ReleaseStringUTFChars(env, symbol, sym);
   (*env)->ReleaseStringUTFChars(env, library, lib);
   return (jlong)(intptr_t)address;
+}
+
+/*
+ * Calls a BLAS service routine that takes one int: int f(int) (callInt) or void f(int)
+ * (callVoid). Used to configure Intel MKL once it is loaded (MKL_Set_Num_Threads, MKL_CBWR_Set),
+ * by the address lookup() found.
+ */
+JNIEXPORT jint JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_callInt(
+    JNIEnv *env, jclass cls, jlong fn, jint arg) {
+  return ((int (*)(int))(intptr_t)fn)(arg);
+}
+
+JNIEXPORT void JNICALL Java_dev_kiln_runtime_cpu_HeapArrayGemm_callVoid(
+    JNIEnv *env, jclass cls, jlong fn, jint arg) {
+  ((void (*)(int))(intptr_t)fn)(arg);
 }
 
 /*

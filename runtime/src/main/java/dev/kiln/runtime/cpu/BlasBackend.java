@@ -7,23 +7,25 @@ import java.util.function.Supplier;
 
 /**
  * Which backend {@link Gemm} runs products on, chosen once, on the first product large enough to
- * want OpenBLAS (so that JavaCPP is never loaded by a program that does not need it).
+ * want a native BLAS (so that no native library is loaded by a program that does not need it).
  *
- * <p>{@code -Dkiln.blas=java} picks the pure-Java kernels; {@code -Dkiln.blas=openblas} demands
- * OpenBLAS and fails, saying why, when it cannot load; without the property OpenBLAS is tried and,
- * when it cannot load, the Java kernels run after one warning that names the reason and the fix:
- * a slow fallback is never silent.
+ * <p>Without {@code -Dkiln.blas} (or with {@code auto}): Intel MKL where it is offered (its
+ * natives on the class path, Linux x86_64, an Intel CPU: {@link MklLibrary}), else OpenBLAS, else
+ * the pure-Java kernels; each that is offered and fails to load is said once, at WARNING, with the
+ * reason and the fix: a slow fallback is never silent. {@code -Dkiln.blas=mkl} or {@code openblas}
+ * demands that library and fails, saying why, when it cannot load; {@code java} picks the Java
+ * kernels.
  *
- * <p>{@code -Dkiln.blas.threading} says whose threads run an OpenBLAS product: {@code kiln} (the
- * default: OpenBLAS single-threaded, the product cut into blocks of rows or columns that {@link
- * CpuExecutor}'s tasks multiply at once), {@code shared} (OpenBLAS divides each product among as
- * many jobs as {@link CpuExecutor} has threads, run by the calling thread and native workers of
- * Kiln's JNI shim, which sleep between products; through OpenBLAS's threads callback, {@link
- * HeapArrayGemm#shareThreads}; where the shim or the callback is missing it falls back to {@code
- * kiln}, saying why) or {@code openblas} (OpenBLAS's own pool, all processors or {@code
- * -Dkiln.blas.threads}).
+ * <p>{@code -Dkiln.blas.threading} says whose threads run a native product: {@code kiln} (the
+ * default: the BLAS single-threaded, the product cut into blocks of rows or columns that {@link
+ * CpuExecutor}'s tasks multiply at once), {@code shared} (OpenBLAS only: it divides each product
+ * among as many jobs as {@link CpuExecutor} has threads, run by the calling thread and native
+ * workers of Kiln's JNI shim, which sleep between products; through OpenBLAS's threads callback,
+ * {@link HeapArrayGemm#shareThreads}; where the shim or the callback is missing, or on MKL, it
+ * falls back to {@code kiln}, saying why) or {@code own} (the BLAS's own pool, all processors or
+ * {@code -Dkiln.blas.threads}; {@code openblas} is its older name).
  *
- * <p>Measured on the 2-core machine (2026-11-28). OpenBLAS divides a large product somewhat better
+ * <p>Measured on the 2-core machine (2026-11-28, OpenBLAS). OpenBLAS divides a large product somewhat better
  * than blocks do: 512x1024x1024 took 7.1, 7.1 and 6.5 ms {@code shared} (medians of 60 calls,
  * three alternating runs) against 9.1, 8.2 and 7.5 on Kiln's blocks, but 6.4 and 7.9 against 6.5
  * and 6.7 in two more; with a short inner size (256x2048x256 to 768x2048x256) about the same. Small
@@ -33,44 +35,56 @@ import java.util.function.Supplier;
  * each product, so Kiln kernels run just after it lose part of the machine (a two-thread pass over
  * 16 MB right after a product: 3.8-4.5 ms after OpenBLAS's own threads, 2.2-2.8 after the shim's, mostly
  * 2.2-2.5 after Kiln's blocks); the shim's workers watch for a next product for 50 microseconds, then sleep.
+ * On MKL (2026-11-29) its own threads and Kiln's blocks measured the same within the machine's
+ * noise in the side-by-side benchmark (Dense 4.9 against 5.3 ms, DenseLarge 75 against 65,
+ * LstmStep 4.6 against 4.6, LstmStepTrain 13.6 against 14.5).
  */
 enum BlasBackend {
   JAVA,
   /**
-   * One OpenBLAS call a product, which OpenBLAS divides among its threads: the shim's sleeping
-   * workers ({@code shared}) or its own ({@code -Dkiln.blas.threading=openblas}).
+   * One native call a product, which the BLAS divides among its threads: MKL's or OpenBLAS's own
+   * ({@code -Dkiln.blas.threading=own}), or the shim's sleeping workers (OpenBLAS, {@code shared}).
    */
-  OPENBLAS,
-  /** OpenBLAS single-threaded, one call per {@link CpuExecutor} task (the default, {@code kiln}). */
-  OPENBLAS_ON_KILN_POOL;
+  NATIVE,
+  /** The native BLAS single-threaded, one call per {@link CpuExecutor} task (the default, {@code kiln}). */
+  NATIVE_ON_KILN_POOL;
 
   /** The system property that forces a backend. */
   static final String PROPERTY = "kiln.blas";
 
-  /** The system property that says whose threads run OpenBLAS: kiln (default), shared or openblas. */
+  /** The system property that says whose threads run a native product: kiln (default), shared or own. */
   static final String THREADING_PROPERTY = "kiln.blas.threading";
 
   private static final System.Logger LOG = System.getLogger(Gemm.class.getName());
 
-  /** What was chosen: a backend with its description, or the failure of a forced OpenBLAS. */
+  /** What was chosen: a backend with its description, or the failure of a forced native BLAS. */
   record Choice(BlasBackend backend, String description, KilnException failure) {}
 
   /** The values of {@code -Dkiln.blas.threading}. */
   enum Threading {
-    /** Blocks of each product on Kiln's pool, OpenBLAS single-threaded in each (the default). */
+    /** Blocks of each product on Kiln's pool, the BLAS single-threaded in each (the default). */
     KILN,
     /** OpenBLAS divides each product among the caller and the shim's sleeping workers. */
     SHARED,
-    /** OpenBLAS's own pool. */
+    /** The BLAS's own pool ({@code own}, or {@code openblas} as before MKL). */
     OPENBLAS
   }
 
-  /** What loading OpenBLAS did: its description, and whether products are cut into blocks on Kiln's pool. */
+  /** What loading a native BLAS did: its description, and whether products are cut into blocks on Kiln's pool. */
   record Loaded(String description, boolean onKilnPool) {
-    /** The OpenBLAS backend that runs products as loaded. */
-    BlasBackend openBlas() {
-      return onKilnPool ? OPENBLAS_ON_KILN_POOL : OPENBLAS;
+    /** The native backend that runs products as loaded. */
+    BlasBackend nativeBackend() {
+      return onKilnPool ? NATIVE_ON_KILN_POOL : NATIVE;
     }
+  }
+
+  /**
+   * Loads one native BLAS for a threading: null when it is not offered here (MKL: its natives are
+   * not on the class path, or the CPU is not Intel's); throws when it is offered and failed.
+   */
+  interface Library {
+    /** Loads it ({@code forced}: {@code -Dkiln.blas} names it), or answers null where not offered. */
+    Loaded load(Threading threading, boolean forced) throws Exception;
   }
 
   private static volatile Choice choice;
@@ -78,8 +92,8 @@ enum BlasBackend {
   /**
    * The backend for products worth a native call.
    *
-   * @throws KilnException when the property names no backend, or names openblas and it did not
-   *     load (on every call, with the same message)
+   * @throws KilnException when the property names no backend, or names mkl or openblas and it did
+   *     not load (on every call, with the same message)
    */
   static BlasBackend chosen() {
     Choice c = choice();
@@ -90,9 +104,9 @@ enum BlasBackend {
   }
 
   /**
-   * "openblas (N threads, shared: ...; ...)", "openblas (N threads, Kiln's pool...; ...)",
-   * "openblas (N threads, OpenBLAS's own; ...)" or "java (reason)"; chooses the backend if none was
-   * chosen yet.
+   * "mkl (N threads, Kiln's pool; ...)", "openblas (N threads, shared: ...; ...)", "openblas (N
+   * threads, Kiln's pool...; ...)", "openblas (N threads, OpenBLAS's own; ...)" or "java (reason)";
+   * chooses the backend if none was chosen yet.
    */
   static String description() {
     chosen();
@@ -105,10 +119,11 @@ enum BlasBackend {
       synchronized (BlasBackend.class) {
         c = choice;
         if (c == null) {
-          // a lambda, not OpenBlasGemm::load: the class must first be resolved inside the try
+          // lambdas, not OpenBlasGemm::load: the classes must first be resolved inside the try
           String arrays = HeapArrayGemm.refusal(System.getProperty(HeapArrayGemm.PROPERTY));
           c = arrays != null ? new Choice(null, null, new KilnException(arrays))
               : choose(System.getProperty(PROPERTY), System.getProperty(THREADING_PROPERTY),
+                  (threading, forced) -> MklLibrary.load(threading, forced),
                   threading -> OpenBlasGemm.load(threading));
           choice = c;
         }
@@ -117,11 +132,18 @@ enum BlasBackend {
     return c;
   }
 
+  /** {@link #choose(String, String, Library, Function)} where MKL is not offered. */
+  static Choice choose(String forced, String threading, Function<Threading, Loaded> openBlas) {
+    return choose(forced, threading, (t, f) -> null, openBlas);
+  }
+
   /**
-   * The choice for the properties' values (null when not set), loading OpenBLAS with {@code load}
-   * (given whose threads run its products; it says what it did).
+   * The choice for the properties' values (null when not set): {@code auto} (the default) takes
+   * MKL where {@code mkl} offers it, else OpenBLAS ({@code openBlas}), else Java, with a warning
+   * for each that was offered and failed; {@code mkl} and {@code openblas} demand theirs.
    */
-  static Choice choose(String forced, String threading, Function<Threading, Loaded> load) {
+  static Choice choose(String forced, String threading, Library mkl,
+      Function<Threading, Loaded> openBlas) {
     String name = forced == null ? "" : forced.trim().toLowerCase(Locale.ROOT);
     String pool = threading == null ? "" : threading.trim().toLowerCase(Locale.ROOT);
     Threading threads;
@@ -133,33 +155,65 @@ enum BlasBackend {
       case "shared":
         threads = Threading.SHARED;
         break;
+      case "own":
       case "openblas":
         threads = Threading.OPENBLAS;
         break;
       default:
         return new Choice(null, null, new KilnException("-D" + THREADING_PROPERTY + "=" + threading
-            + " is not a way to run OpenBLAS's threads; use kiln (the default: blocks of each product"
+            + " is not a way to run the BLAS's threads; use kiln (the default: blocks of each product"
             + " on Kiln's pool), shared (OpenBLAS divides each product among the caller and Kiln's"
-            + " sleeping native workers) or openblas (OpenBLAS's own threads)"));
+            + " sleeping native workers) or own (the BLAS's own threads)"));
     }
     switch (name) {
       case "java":
         return new Choice(JAVA, "java (-D" + PROPERTY + "=java)", null);
+      case "mkl":
+        try {
+          Loaded loaded = mkl.load(threads, true);
+          if (loaded == null) {
+            return new Choice(null, null, new KilnException("-D" + PROPERTY + "=mkl was given, but"
+                + " MKL is not offered here. " + MklLibrary.FIX));
+          }
+          return new Choice(loaded.nativeBackend(), loaded.description(), null);
+        } catch (Throwable e) {
+          return new Choice(null, null, new KilnException("-D" + PROPERTY + "=mkl was given, but MKL"
+              + " did not load: " + reason(e) + ". " + MklLibrary.FIX, e));
+        }
       case "openblas":
         try {
-          Loaded loaded = loadOrThrow(() -> load.apply(threads));
-          return new Choice(loaded.openBlas(), loaded.description(), null);
+          Loaded loaded = loadOrThrow(() -> openBlas.apply(threads));
+          return new Choice(loaded.nativeBackend(), loaded.description(), null);
         } catch (KilnException e) {
           return new Choice(null, null, e);
         }
       case "":
       case "auto":
-        Loaded loaded = tryLoad(() -> load.apply(threads));
-        return new Choice(loaded.description().startsWith("openblas") ? loaded.openBlas() : JAVA,
+        Loaded fast = tryMkl(mkl, threads);
+        if (fast != null) {
+          return new Choice(fast.nativeBackend(), fast.description(), null);
+        }
+        Loaded loaded = tryLoad(() -> openBlas.apply(threads));
+        return new Choice(loaded.description().startsWith("java") ? JAVA : loaded.nativeBackend(),
             loaded.description(), null);
       default:
         return new Choice(null, null, new KilnException(
-            "-D" + PROPERTY + "=" + forced + " is not a BLAS backend; use openblas, java or auto"));
+            "-D" + PROPERTY + "=" + forced + " is not a BLAS backend; use mkl, openblas, java or auto"));
+    }
+  }
+
+  /** MKL as loaded, or null where it is not offered or failed (said once, at WARNING). */
+  private static Loaded tryMkl(Library mkl, Threading threads) {
+    try {
+      return mkl.load(threads, false);
+    } catch (Throwable e) {
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+        throw (VirtualMachineError) e;
+      }
+      LOG.log(System.Logger.Level.WARNING, "Kiln: Intel MKL's natives are on the class path but MKL"
+          + " did not load (" + reason(e) + "); matrix products run on OpenBLAS instead. -D"
+          + PROPERTY + "=openblas silences this.");
+      return null;
     }
   }
 

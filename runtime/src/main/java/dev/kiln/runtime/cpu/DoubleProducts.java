@@ -24,19 +24,19 @@ final class DoubleProducts {
     long work = (long) m * n * k;
     BlasBackend on = backend != null ? backend
         : work < Gemm.NATIVE_MIN_WORK ? BlasBackend.JAVA : BlasBackend.chosen();
-    if (on == BlasBackend.OPENBLAS_ON_KILN_POOL && batch >= CpuExecutor.threads() && CpuExecutor.threads() > 1) {
+    if (on == BlasBackend.NATIVE_ON_KILN_POOL && batch >= CpuExecutor.threads() && CpuExecutor.threads() > 1) {
       // whole products on each of Kiln's threads (see FloatProducts)
       CpuExecutor.parallelFor(batch, work, (chunk, lo, hi) -> {
         for (int q = lo; q < hi; q++) {
-          OpenBlasGemm.dgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
+          NativeGemm.dgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
               (int) (bOffset + q * strideB), ldb, beta, c, (int) (cOffset + q * strideC), ldc, false);
         }
       });
-    } else if (on == BlasBackend.OPENBLAS || on == BlasBackend.OPENBLAS_ON_KILN_POOL) {
+    } else if (on == BlasBackend.NATIVE || on == BlasBackend.NATIVE_ON_KILN_POOL) {
       for (int q = 0; q < batch; q++) {
-        OpenBlasGemm.dgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
+        NativeGemm.dgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
             (int) (bOffset + q * strideB), ldb, beta, c, (int) (cOffset + q * strideC), ldc,
-            on == BlasBackend.OPENBLAS_ON_KILN_POOL);
+            on == BlasBackend.NATIVE_ON_KILN_POOL);
       }
     } else if (batch >= CpuExecutor.threads()) {
       CpuExecutor.parallelFor(batch, work, (chunk, lo, hi) -> {

@@ -24,20 +24,20 @@ final class FloatProducts {
     long work = (long) m * n * k;
     BlasBackend on = backend != null ? backend
         : work < Gemm.NATIVE_MIN_WORK ? BlasBackend.JAVA : BlasBackend.chosen();
-    if (on == BlasBackend.OPENBLAS_ON_KILN_POOL && batch >= CpuExecutor.threads() && CpuExecutor.threads() > 1) {
+    if (on == BlasBackend.NATIVE_ON_KILN_POOL && batch >= CpuExecutor.threads() && CpuExecutor.threads() > 1) {
       // a batch of at least one product a thread (attention's B x [T, T] by [T, D]): whole products
       // on each of Kiln's threads, not each product cut into blocks and waited for in turn
       CpuExecutor.parallelFor(batch, work, (chunk, lo, hi) -> {
         for (int q = lo; q < hi; q++) {
-          OpenBlasGemm.sgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
+          NativeGemm.sgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
               (int) (bOffset + q * strideB), ldb, beta, c, (int) (cOffset + q * strideC), ldc, false);
         }
       });
-    } else if (on == BlasBackend.OPENBLAS || on == BlasBackend.OPENBLAS_ON_KILN_POOL) {
+    } else if (on == BlasBackend.NATIVE || on == BlasBackend.NATIVE_ON_KILN_POOL) {
       for (int q = 0; q < batch; q++) {
-        OpenBlasGemm.sgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
+        NativeGemm.sgemm(transA, transB, m, n, k, a, (int) (aOffset + q * strideA), lda, b,
             (int) (bOffset + q * strideB), ldb, beta, c, (int) (cOffset + q * strideC), ldc,
-            on == BlasBackend.OPENBLAS_ON_KILN_POOL);
+            on == BlasBackend.NATIVE_ON_KILN_POOL);
       }
     } else if (batch >= CpuExecutor.threads()) {
       CpuExecutor.parallelFor(batch, work, (chunk, lo, hi) -> {

@@ -15,19 +15,20 @@ package dev.kiln.runtime.cpu;
  * so results agree with {@code for p: acc += a*b} within a bound proportional to {@code
  * k * eps * sum_p |opA(i,p) * opB(p,j)|}, not bit for bit.
  *
- * <p>Backends ({@link #backend()} says which): OpenBLAS through JavaCPP, loaded on the first
- * product of at least {@value #NATIVE_MIN_WORK} multiply-adds; else, or with {@code
- * -Dkiln.blas=java}, or when OpenBLAS's natives cannot load (said once, at WARNING, with the
- * fix), a pure-Java blocked GEMM on {@link CpuExecutor}'s pool. {@code -Dkiln.blas=openblas}
- * demands OpenBLAS. Smaller products always run in Java: a native call and its staging cost more
- * than they save.
+ * <p>Backends ({@link #backend()} says which), loaded on the first product of at least {@value
+ * #NATIVE_MIN_WORK} multiply-adds: Intel MKL on Intel CPUs under Linux x86_64 when its natives are
+ * on the class path (the runtime depends on them; {@link MklLibrary}), else OpenBLAS through
+ * JavaCPP; else, or with {@code -Dkiln.blas=java}, or when neither can load (said once, at
+ * WARNING, with the fix), a pure-Java blocked GEMM on {@link CpuExecutor}'s pool. {@code
+ * -Dkiln.blas=mkl} or {@code openblas} demands that library. Smaller products always run in Java:
+ * a native call costs more than it saves.
  *
  * <p>Threads ({@code -Dkiln.blas.threading}, see {@link BlasBackend}): by default every product
- * runs on {@link CpuExecutor}'s pool (cut into blocks, OpenBLAS single-threaded in each), so Gemm
+ * runs on {@link CpuExecutor}'s pool (cut into blocks, the BLAS single-threaded in each), so Gemm
  * may be called from the caller's thread or from inside a Kiln task, and Kiln's kernels and
- * OpenBLAS never hold the cores at once. With {@code shared} OpenBLAS divides each product among
+ * the BLAS never hold the cores at once. With {@code shared} OpenBLAS divides each product among
  * the calling thread and the JNI shim's native workers, which sleep between products (products
- * from several threads at once run one after another); with {@code openblas} it runs on its own
+ * from several threads at once run one after another); with {@code own} the BLAS runs on its own
  * threads (all processors, or {@code -Dkiln.blas.threads}). In both, call Gemm from the caller's
  * thread: from inside a {@link CpuExecutor} task the product's jobs share the cores with Kiln's
  * other tasks. Gemm is safe to call from several threads at once.
@@ -103,14 +104,15 @@ public final class Gemm {
   }
 
   /**
-   * The backend that products worth a native call run on: {@code "openblas (N threads, Kiln's
-   * pool; in place on the Java arrays)"}, {@code "openblas (N threads, shared: OpenBLAS divides each
+   * The backend that products worth a native call run on: {@code "mkl (N threads, Kiln's pool; in
+   * place on the Java arrays; reproducible: CBWR auto, strict; <folder>)"}, {@code "openblas (N
+   * threads, Kiln's pool; in place on the Java arrays)"}, {@code "openblas (N threads, shared: OpenBLAS divides each
    * product among the caller and Kiln's N-1 native workers; ...)"}, {@code "openblas (N threads,
    * OpenBLAS's own; ...)"} or {@code "java (reason)"}. Chooses (and loads OpenBLAS) if no product
    * did yet.
    *
-   * @throws dev.kiln.runtime.KilnException when {@code -Dkiln.blas=openblas} and OpenBLAS did not
-   *     load, or {@code -Dkiln.blas} names no backend
+   * @throws dev.kiln.runtime.KilnException when {@code -Dkiln.blas=mkl} or {@code openblas} and
+   *     that library did not load, or {@code -Dkiln.blas} names no backend
    */
   public static String backend() {
     return BlasBackend.description();

@@ -56,27 +56,48 @@ final class HeapArrayGemm {
   static final List<String> OPENBLAS_LIBRARIES =
       List.of("libopenblas_nolapack.so.0", "libopenblas.so.0");
 
+  /** The name under which {@link MklLibrary} loads Intel MKL's single dynamic library. */
+  static final List<String> MKL_LIBRARIES = List.of("libmkl_rt.so.2");
+
   /**
    * Loads the shim and finds OpenBLAS's {@code cblas_sgemm} and {@code cblas_dgemm} in the
    * library JavaCPP loaded (by its soname; else by {@code javacppLookup}, which gives 0 for a
    * symbol it does not find); returns the state: in place, or staged with the reason.
    */
-  static synchronized State load(ToLongFunction<String> javacppLookup) {
+  static State load(ToLongFunction<String> javacppLookup) {
+    return load("OpenBLAS", OPENBLAS_LIBRARIES, javacppLookup);
+  }
+
+  /**
+   * Loads the shim and finds {@code blas}'s {@code cblas_sgemm} and {@code cblas_dgemm} in the
+   * already loaded library with one of these sonames (else by {@code fallback}, which gives 0 for
+   * a symbol it does not find); returns the state: in place, or staged with the reason.
+   */
+  static synchronized State load(String blas, List<String> libraries,
+      ToLongFunction<String> fallback) {
     ToLongFunction<String> find = symbol -> {
-      for (String library : OPENBLAS_LIBRARIES) {
+      for (String library : libraries) {
         long address = lookup(library, symbol);
         if (address != 0) {
           return address;
         }
       }
-      return javacppLookup.applyAsLong(symbol);
+      return fallback.applyAsLong(symbol);
     };
-    state = decide(System.getProperty(PROPERTY), find);
+    state = decide(System.getProperty(PROPERTY), blas + " (" + libraries + ")", find);
     loaded = state;
     if (state.direct()) {
       routines = find;
     }
     return state;
+  }
+
+  /**
+   * The address of one of the loaded BLAS's routines ({@code MKL_Set_Num_Threads}), 0 when it
+   * has none of that name or the shim is not in use.
+   */
+  static synchronized long routine(String symbol) {
+    return routines == null ? 0 : routines.applyAsLong(symbol);
   }
 
   /**
@@ -122,6 +143,11 @@ final class HeapArrayGemm {
   }
 
   static State decide(String property, ToLongFunction<String> lookup) {
+    return decide(property, "OpenBLAS (" + OPENBLAS_LIBRARIES + ")", lookup);
+  }
+
+  /** {@link #decide(String, ToLongFunction)} for the BLAS {@code blas} names ("MKL (sonames)"). */
+  static State decide(String property, String blas, ToLongFunction<String> lookup) {
     String refusal = refusal(property);
     if (refusal != null) {
       throw new IllegalArgumentException(refusal);
@@ -161,7 +187,7 @@ final class HeapArrayGemm {
       return staged("the JNI shim does not match this runtime: " + e);
     }
     if (sgemm == 0 || dgemm == 0) {
-      return staged("OpenBLAS's cblas_sgemm or cblas_dgemm was not found in " + OPENBLAS_LIBRARIES);
+      return staged("cblas_sgemm or cblas_dgemm was not found in " + blas);
     }
     return new State(true, "in place on the Java arrays", sgemm, dgemm);
   }
@@ -230,4 +256,10 @@ final class HeapArrayGemm {
   private static native int shareThreads(long setCallback, int workers);
 
   private static native long lookup(String library, String symbol);
+
+  /** Calls the routine {@code int f(int)} at {@code fn} (from {@link #routine}); its answer. */
+  static native int callInt(long fn, int arg);
+
+  /** Calls the routine {@code void f(int)} at {@code fn} (from {@link #routine}). */
+  static native void callVoid(long fn, int arg);
 }

@@ -108,6 +108,12 @@ final class OpenBlasGemm {
     return p == null ? 0 : p.address();
   }
 
+  /** The threads a BLAS's own pool gets: {@code -Dkiln.blas.threads}, else the processors Java sees. */
+  static int ownThreads() {
+    Integer wanted = threads();
+    return wanted != null ? wanted : Runtime.getRuntime().availableProcessors();
+  }
+
   /**
    * The thread count to set: {@code -Dkiln.blas.threads}, else the processors Java sees, unless
    * one of OpenBLAS's own environment variables already chose (null then).
@@ -136,21 +142,12 @@ final class OpenBlasGemm {
   }
 
   /**
-   * One checked product with every size positive; see {@link Gemm#sgemm}. {@code onKilnPool}: cut
-   * into blocks that {@link CpuExecutor}'s tasks multiply at once (OpenBLAS single-threaded).
+   * One product on operands staged in off-heap memory (where the JNI shim is not in use), cut as
+   * {@code split} says; see {@link NativeGemm#sgemm}.
    */
-  static void sgemm(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOffset,
-      int lda, float[] b, int bOffset, int ldb, float beta, float[] c, int cOffset, int ldc,
-      boolean onKilnPool) {
-    Split split = Split.of(onKilnPool, m, n, k);
-    HeapArrayGemm.State direct = HeapArrayGemm.state();
-    if (direct.direct()) {
-      long fn = direct.sgemm();
-      split.forEachBlock(m, n, transA, transB, lda, ldb, ldc, (rows, cols, ao, bo, co) ->
-          HeapArrayGemm.sgemm(fn, transA, transB, rows, cols, k, a, aOffset + (int) ao, lda,
-              b, bOffset + (int) bo, ldb, beta, c, cOffset + (int) co, ldc));
-      return;
-    }
+  static void sgemmStaged(NativeGemm.Split split, boolean transA, boolean transB, int m, int n,
+      int k, float[] a, int aOffset, int lda, float[] b, int bOffset, int ldb, float beta,
+      float[] c, int cOffset, int ldc) {
     OffHeapStaging staging = STAGING.get();
     int rowsA = transA ? k : m;
     int colsA = transA ? m : k;
@@ -170,19 +167,11 @@ final class OpenBlasGemm {
     copyOut(staging.floatBuffer(2), m, n, c, cOffset, ldc);
   }
 
-  /** As {@link #sgemm}, in double. */
-  static void dgemm(boolean transA, boolean transB, int m, int n, int k, double[] a, int aOffset,
-      int lda, double[] b, int bOffset, int ldb, double beta, double[] c, int cOffset, int ldc,
-      boolean onKilnPool) {
-    Split split = Split.of(onKilnPool, m, n, k);
-    HeapArrayGemm.State direct = HeapArrayGemm.state();
-    if (direct.direct()) {
-      long fn = direct.dgemm();
-      split.forEachBlock(m, n, transA, transB, lda, ldb, ldc, (rows, cols, ao, bo, co) ->
-          HeapArrayGemm.dgemm(fn, transA, transB, rows, cols, k, a, aOffset + (int) ao, lda,
-              b, bOffset + (int) bo, ldb, beta, c, cOffset + (int) co, ldc));
-      return;
-    }
+
+  /** As {@link #sgemmStaged}, in double. */
+  static void dgemmStaged(NativeGemm.Split split, boolean transA, boolean transB, int m, int n,
+      int k, double[] a, int aOffset, int lda, double[] b, int bOffset, int ldb, double beta,
+      double[] c, int cOffset, int ldc) {
     OffHeapStaging staging = STAGING.get();
     int rowsA = transA ? k : m;
     int colsA = transA ? m : k;
@@ -212,52 +201,6 @@ final class OpenBlasGemm {
 
   private static DoublePointer at(DoublePointer base, long offset) {
     return offset == 0 ? base : new DoublePointer(base).position(offset);
-  }
-
-  /**
-   * How a product is cut for Kiln's pool: into {@code parts} blocks of C's rows (of its columns
-   * when C is wider than tall), a single part on OpenBLAS's own threads. Offsets are from each
-   * matrix's first element, for the leading dimension given (the packed row length when staged).
-   */
-  /** One block of a product: C's rows and columns in it, and its offsets into A, B and C. */
-  private interface Block {
-    void multiply(int rows, int cols, long aOffset, long bOffset, long cOffset);
-  }
-
-  private record Split(int parts, boolean byRows) {
-    static Split of(boolean onKilnPool, int m, int n, int k) {
-      boolean byRows = m >= n;
-      if (!onKilnPool) {
-        return new Split(1, byRows);
-      }
-      int extent = byRows ? m : n;
-      long work = (long) (byRows ? n : m) * k;
-      return new Split(Math.min(CpuExecutor.threads(), CpuExecutor.chunks(extent, work)), byRows);
-    }
-
-    /**
-     * Multiplies the product's blocks on Kiln's pool (one block on OpenBLAS's own threads): {@code
-     * block} gets each block's rows and columns of C and its offsets into A, B and C for matrices
-     * stored with these leading dimensions.
-     */
-    void forEachBlock(int m, int n, boolean transA, boolean transB, int lda, int ldb, int ldc,
-        Block block) {
-      CpuExecutor.forEachChunk(byRows ? m : n, parts, (part, lo, hi) -> block.multiply(
-          byRows ? hi - lo : m, byRows ? n : hi - lo, aOffset(transA, lo, lda),
-          bOffset(transB, lo, ldb), cOffset(lo, ldc)));
-    }
-
-    long aOffset(boolean transA, int lo, int lda) {
-      return byRows ? (transA ? lo : (long) lo * lda) : 0;
-    }
-
-    long bOffset(boolean transB, int lo, int ldb) {
-      return byRows ? 0 : (transB ? (long) lo * ldb : lo);
-    }
-
-    long cOffset(int lo, int ldc) {
-      return byRows ? (long) lo * ldc : lo;
-    }
   }
 
   /** Packs a {@code rows x cols} matrix stored {@code ld} apart into {@code to} from index 0. */

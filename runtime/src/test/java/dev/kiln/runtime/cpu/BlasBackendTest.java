@@ -55,9 +55,53 @@ class BlasBackendTest {
 
   @Test
   void unknownBackendIsRefused() {
-    BlasBackend.Choice choice = BlasBackend.choose("mkl", null, pool -> fail("loaded OpenBLAS"));
-    assertEquals("-Dkiln.blas=mkl is not a BLAS backend; use openblas, java or auto",
+    BlasBackend.Choice choice = BlasBackend.choose("atlas", null, pool -> fail("loaded OpenBLAS"));
+    assertEquals("-Dkiln.blas=atlas is not a BLAS backend; use mkl, openblas, java or auto",
         choice.failure().getMessage());
+  }
+
+  @Test
+  void autoPrefersMklWhereOffered() {
+    BlasBackend.Choice choice = BlasBackend.choose(null, null,
+        (threading, forced) -> new BlasBackend.Loaded("mkl (" + threading + ", forced " + forced + ")",
+            true), threading -> fail("loaded OpenBLAS"));
+    assertEquals(BlasBackend.NATIVE_ON_KILN_POOL, choice.backend());
+    assertEquals("mkl (KILN, forced false)", choice.description());
+  }
+
+  @Test
+  void autoTakesOpenBlasWhereMklIsNotOffered() {
+    BlasBackend.Choice choice = BlasBackend.choose("auto", null, (threading, forced) -> null,
+        threading -> new BlasBackend.Loaded("openblas (" + threading + ")", true));
+    assertEquals(BlasBackend.NATIVE_ON_KILN_POOL, choice.backend());
+    assertEquals("openblas (KILN)", choice.description());
+  }
+
+  /** MKL offered but failing to load is said (at WARNING) and OpenBLAS runs the products. */
+  @Test
+  void autoTakesOpenBlasWhereMklFails() {
+    BlasBackend.Choice choice = BlasBackend.choose(null, "own", (threading, forced) -> {
+      throw new UnsatisfiedLinkError("libmkl_rt.so.2: cannot open shared object file");
+    }, threading -> new BlasBackend.Loaded("openblas (" + threading + ")", false));
+    assertEquals(BlasBackend.NATIVE, choice.backend());
+    assertEquals("openblas (OPENBLAS)", choice.description());
+    assertNull(choice.failure());
+  }
+
+  @Test
+  void forcedMklFailsSayingWhy() {
+    BlasBackend.Choice absent = BlasBackend.choose("MKL", null, (threading, forced) -> {
+      assertTrue(forced);
+      throw new IllegalStateException("its natives (" + MklLibrary.ARTIFACT + ") are not on the class path");
+    }, threading -> fail("loaded OpenBLAS"));
+    assertNull(absent.backend());
+    assertEquals("-Dkiln.blas=mkl was given, but MKL did not load: IllegalStateException: its natives ("
+        + MklLibrary.ARTIFACT + ") are not on the class path. " + MklLibrary.FIX,
+        absent.failure().getMessage());
+    BlasBackend.Choice notOffered = BlasBackend.choose("mkl", null, (threading, forced) -> null,
+        threading -> fail("loaded OpenBLAS"));
+    assertEquals("-Dkiln.blas=mkl was given, but MKL is not offered here. " + MklLibrary.FIX,
+        notOffered.failure().getMessage());
   }
 
   @Test
@@ -67,14 +111,14 @@ class BlasBackendTest {
       asked.add(threading);
       return new BlasBackend.Loaded("openblas (" + threading + ")", threading == BlasBackend.Threading.KILN);
     };
-    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, BlasBackend.choose(null, "kiln", load).backend());
-    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, BlasBackend.choose(null, null, load).backend());
-    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", " Shared ", load).backend());
-    assertEquals(BlasBackend.OPENBLAS, BlasBackend.choose("openblas", "OpenBLAS", load).backend());
+    assertEquals(BlasBackend.NATIVE_ON_KILN_POOL, BlasBackend.choose(null, "kiln", load).backend());
+    assertEquals(BlasBackend.NATIVE_ON_KILN_POOL, BlasBackend.choose(null, null, load).backend());
+    assertEquals(BlasBackend.NATIVE, BlasBackend.choose("openblas", " Shared ", load).backend());
+    assertEquals(BlasBackend.NATIVE, BlasBackend.choose("openblas", "OpenBLAS", load).backend());
     assertEquals(List.of(BlasBackend.Threading.KILN, BlasBackend.Threading.KILN,
         BlasBackend.Threading.SHARED, BlasBackend.Threading.OPENBLAS), asked);
     String message = BlasBackend.choose(null, "omp", t -> fail("loaded OpenBLAS")).failure().getMessage();
-    assertTrue(message.startsWith("-Dkiln.blas.threading=omp is not a way to run OpenBLAS's threads;"
+    assertTrue(message.startsWith("-Dkiln.blas.threading=omp is not a way to run the BLAS's threads;"
         + " use kiln (the default"), message);
   }
 
@@ -83,15 +127,22 @@ class BlasBackendTest {
   void aSharedLoadThatFellBackCutsBlocks() {
     BlasBackend.Choice choice = BlasBackend.choose(null, "shared",
         t -> new BlasBackend.Loaded("openblas (2 threads, Kiln's pool, not shared: why)", true));
-    assertEquals(BlasBackend.OPENBLAS_ON_KILN_POOL, choice.backend());
+    assertEquals(BlasBackend.NATIVE_ON_KILN_POOL, choice.backend());
     assertEquals("openblas (2 threads, Kiln's pool, not shared: why)", choice.description());
   }
 
+  /** MKL where it is offered (an Intel CPU, and the default -Dkiln.blas), else OpenBLAS. */
   @Test
-  void openBlasLoadsHere() {
+  void nativeBlasLoadsHere() {
     assumeTrue(nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
-    assumeTrue(System.getProperty(BlasBackend.PROPERTY) == null, "-Dkiln.blas is set");
+    String forced = System.getProperty(BlasBackend.PROPERTY);
+    assumeTrue(forced == null || forced.equals("openblas"), "-Dkiln.blas=" + forced);
     String backend = Gemm.backend();
+    if (forced == null && MklLibrary.intelCpu()) {
+      assertTrue(backend.matches("mkl \\(\\d+ threads?, Kiln's pool; in place on the Java arrays;"
+          + " reproducible: CBWR auto, strict; /\\S+\\)"), backend);
+      return;
+    }
     assertTrue(backend.matches("openblas \\(\\d+ threads?(, shared: OpenBLAS divides each product among the"
         + " caller and Kiln's \\d+ native workers?|, Kiln's pool(, not shared: [^;]+)?); (in place on the"
         + " Java arrays|operands staged off-heap: [^;]+)(; through \\S+)?\\)"), backend);

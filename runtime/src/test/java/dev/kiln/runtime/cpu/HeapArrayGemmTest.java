@@ -61,7 +61,8 @@ class HeapArrayGemmTest {
     assumeTrue(BlasBackendTest.nativesShipped(), "the build ships OpenBLAS natives for linux-x86_64 only");
     assumeTrue(HeapArrayGemm.class.getResource(SHIM) != null, "the build had no C compiler");
     java.nio.file.Path javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java");
-    Process process = new ProcessBuilder(List.of(javaBin.toString(), "-Dkiln.blas.threading=shared",
+    Process process = new ProcessBuilder(List.of(javaBin.toString(), "-Dkiln.blas=openblas",
+        "-Dkiln.blas.threading=shared",
         "-Dkiln.cpu.threads=2", "-cp", System.getProperty("java.class.path"), SharedProducts.class.getName()))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
