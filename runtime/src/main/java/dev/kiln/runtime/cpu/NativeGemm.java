@@ -50,9 +50,7 @@ final class NativeGemm {
         c, cOffset, ldc);
   }
 
-  /**
-   * One block of a product: C's rows and columns in it, and its offsets into A, B and C.
-   */
+  /** One block of a product: C's rows and columns in it, and its offsets into A, B and C. */
   interface Block {
     void multiply(int rows, int cols, long aOffset, long bOffset, long cOffset);
   }
@@ -74,7 +72,7 @@ final class NativeGemm {
     }
 
     /**
-     * Multiplies the product's blocks on Kiln's pool (one block on OpenBLAS's own threads): {@code
+     * Multiplies the product's blocks on Kiln's pool (one block on the BLAS's own threads): {@code
      * block} gets each block's rows and columns of C and its offsets into A, B and C for matrices
      * stored with these leading dimensions.
      */

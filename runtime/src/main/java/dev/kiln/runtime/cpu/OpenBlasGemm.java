@@ -9,9 +9,10 @@ import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.openblas.global.openblas_nolapack;
 
 /**
- * {@link Gemm}'s native backend: OpenBLAS's {@code cblas_sgemm}/{@code cblas_dgemm} through
- * JavaCPP's presets, on the Java arrays in place through Kiln's JNI shim ({@link HeapArrayGemm})
- * where it loads, else on operands staged in off-heap memory.
+ * One of {@link Gemm}'s native backends (Intel MKL, {@link MklLibrary}, is the other): OpenBLAS's
+ * {@code cblas_sgemm}/{@code cblas_dgemm} through JavaCPP's presets, loaded here, multiplying on
+ * the Java arrays in place through Kiln's JNI shim ({@link HeapArrayGemm}, {@link NativeGemm})
+ * where it loads, else on operands staged in off-heap memory (this class).
  *
  * <p>Why staging when the shim is not there: handed Java arrays, JavaCPP's JNI copies every array in and out through a fresh
  * {@code malloc} on each call (124 GFLOP/s at 512x1024x1024 on the 2-core machine, against 228
@@ -166,7 +167,6 @@ final class OpenBlasGemm {
             rows, cols, k, 1f, at(pa, ao), colsA, at(pb, bo), colsB, beta, at(pc, co), n));
     copyOut(staging.floatBuffer(2), m, n, c, cOffset, ldc);
   }
-
 
   /** As {@link #sgemmStaged}, in double. */
   static void dgemmStaged(NativeGemm.Split split, boolean transA, boolean transB, int m, int n,
