@@ -52,6 +52,9 @@ enum BlasBackend {
   /** The system property that forces a backend. */
   static final String PROPERTY = "kiln.blas";
 
+  /** The system property that sets the thread count of the BLAS's own pool (default: the processors Java sees). */
+  static final String THREADS_PROPERTY = "kiln.blas.threads";
+
   /** The system property that says whose threads run a native product: kiln (default), shared or own. */
   static final String THREADING_PROPERTY = "kiln.blas.threading";
 
@@ -67,7 +70,36 @@ enum BlasBackend {
     /** OpenBLAS divides each product among the caller and the shim's sleeping workers. */
     SHARED,
     /** The BLAS's own pool ({@code own}, or {@code openblas} as before MKL). */
-    OPENBLAS
+    OWN
+  }
+
+  /** Whether {@code -Dkiln.blas.threads} is set. */
+  static boolean threadsGiven() {
+    String text = System.getProperty(THREADS_PROPERTY);
+    return text != null && !text.isBlank();
+  }
+
+  /**
+   * The threads the BLAS's own pool gets: {@code -Dkiln.blas.threads}, else the processors Java
+   * sees.
+   *
+   * @throws IllegalArgumentException when the property is not a positive integer
+   */
+  static int threadsWanted() {
+    if (!threadsGiven()) {
+      return Runtime.getRuntime().availableProcessors();
+    }
+    String text = System.getProperty(THREADS_PROPERTY);
+    try {
+      int value = Integer.parseInt(text.trim());
+      if (value >= 1) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message
+    }
+    throw new IllegalArgumentException(
+        "-D" + THREADS_PROPERTY + "=" + text + " must be a positive integer");
   }
 
   /** What loading a native BLAS did: its description, and whether products are cut into blocks on Kiln's pool. */
@@ -157,7 +189,7 @@ enum BlasBackend {
         break;
       case "own":
       case "openblas":
-        threads = Threading.OPENBLAS;
+        threads = Threading.OWN;
         break;
       default:
         return new Choice(null, null, new KilnException("-D" + THREADING_PROPERTY + "=" + threading

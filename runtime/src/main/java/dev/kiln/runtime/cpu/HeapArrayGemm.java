@@ -155,25 +155,9 @@ final class HeapArrayGemm {
     if (property != null && property.trim().equalsIgnoreCase("staged")) {
       return staged("-D" + PROPERTY + "=staged");
     }
-    String resource = resource();
-    if (resource == null) {
-      return staged("no JNI shim for " + System.getProperty("os.name") + " "
-          + System.getProperty("os.arch"));
-    }
-    try (InputStream in = HeapArrayGemm.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        return staged("the jar has no JNI shim (" + resource.substring(1)
-            + ", built only where the build machine has a C compiler)");
-      }
-      Path file = Files.createTempFile("kiln-blas-", ".so");
-      try {
-        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-        System.load(file.toAbsolutePath().toString());
-      } finally {
-        Files.deleteIfExists(file); // a loaded library needs no file on Linux: none is left behind
-      }
-    } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
-      return staged("the JNI shim did not load: " + e);
+    String shim = loadShim();
+    if (shim != null) {
+      return staged(shim);
     }
     long sgemm;
     long dgemm;
@@ -192,20 +176,65 @@ final class HeapArrayGemm {
     return new State(true, "in place on the Java arrays", sgemm, dgemm);
   }
 
+  /** Null once the shim is loaded; else why it is not. Loaded at most once a JVM. */
+  private static String shimRefusal;
+
+  private static boolean shimTried;
+
+  /**
+   * Loads the JNI shim from the jar, the first time only (MKL and then OpenBLAS may both ask):
+   * null when it is loaded, else why it is not (the same answer on every call).
+   */
+  private static synchronized String loadShim() {
+    if (!shimTried) {
+      shimRefusal = loadShimOnce();
+      shimTried = true;
+    }
+    return shimRefusal;
+  }
+
+  private static String loadShimOnce() {
+    String resource = resource();
+    if (resource == null) {
+      return "no JNI shim for " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
+    }
+    try (InputStream in = HeapArrayGemm.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        return "the jar has no JNI shim (" + resource.substring(1)
+            + ", built only where the build machine has a C compiler)";
+      }
+      Path file = Files.createTempFile("kiln-blas-", ".so");
+      try {
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        System.load(file.toAbsolutePath().toString());
+      } finally {
+        Files.deleteIfExists(file); // a loaded library needs no file on Linux: none is left behind
+      }
+    } catch (IOException | UnsatisfiedLinkError | SecurityException e) {
+      return "the JNI shim did not load: " + e;
+    }
+    return null;
+  }
+
   private static State staged(String why) {
     return new State(false, "operands staged off-heap: " + why, 0, 0);
   }
 
   /** The shim's resource path for this platform, or null where none is built. */
   private static String resource() {
+    String platform = linuxPlatform();
+    return platform == null ? null : "/dev/kiln/runtime/cpu/native/" + platform + "/libkilnblas.so";
+  }
+
+  /** "linux-x86_64" or "linux-arm64" where the JVM runs on one of them (the shim's platforms), else null. */
+  static String linuxPlatform() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "");
     if (!os.startsWith("linux")) {
       return null;
     }
-    String platform = arch.equals("amd64") || arch.equals("x86_64") ? "linux-x86_64"
+    return arch.equals("amd64") || arch.equals("x86_64") ? "linux-x86_64"
         : arch.equals("aarch64") ? "linux-arm64" : null;
-    return platform == null ? null : "/dev/kiln/runtime/cpu/native/" + platform + "/libkilnblas.so";
   }
 
   /**

@@ -12,7 +12,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.Collections;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.Locale;
 import java.util.stream.Stream;
 import org.bytedeco.javacpp.Loader;
 
@@ -73,10 +72,9 @@ final class MklLibrary {
    * path), or null when it is.
    */
   static String absence() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch", "");
-    if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-      return "MKL is offered on Linux x86_64 only, not " + System.getProperty("os.name") + " " + arch;
+    if (!"linux-x86_64".equals(HeapArrayGemm.linuxPlatform())) {
+      return "MKL is offered on Linux x86_64 only, not " + System.getProperty("os.name") + " "
+          + System.getProperty("os.arch");
     }
     if (resource(FOLDER + RT) == null) {
       return "its natives (" + ARTIFACT + ") are not on the class path";
@@ -116,8 +114,8 @@ final class MklLibrary {
         : "not reproducible: MKL_CBWR_Set answered " + status;
     String arrays = state.description() + "; " + repeatable + "; " + folder;
     int threads = CpuExecutor.threads();
-    if (threading == BlasBackend.Threading.OPENBLAS) {
-      int own = OpenBlasGemm.ownThreads();
+    if (threading == BlasBackend.Threading.OWN) {
+      int own = BlasBackend.threadsWanted();
       HeapArrayGemm.callVoid(setThreads, own);
       return new BlasBackend.Loaded("mkl (" + own + " thread" + (own > 1 ? "s" : "")
           + ", MKL's own; " + arrays + ")", false);

@@ -31,9 +31,6 @@ import org.bytedeco.openblas.global.openblas_nolapack;
  * twice over). See {@link BlasBackend} for why Kiln's pool by default.
  */
 final class OpenBlasGemm {
-  /** The property that sets OpenBLAS's thread count (default: the processors Java sees). */
-  static final String THREADS_PROPERTY = "kiln.blas.threads";
-
   private static final ThreadLocal<OffHeapStaging> STAGING =
       ThreadLocal.withInitial(OffHeapStaging::new);
 
@@ -109,29 +106,13 @@ final class OpenBlasGemm {
     return p == null ? 0 : p.address();
   }
 
-  /** The threads a BLAS's own pool gets: {@code -Dkiln.blas.threads}, else the processors Java sees. */
-  static int ownThreads() {
-    Integer wanted = threads();
-    return wanted != null ? wanted : Runtime.getRuntime().availableProcessors();
-  }
-
   /**
    * The thread count to set: {@code -Dkiln.blas.threads}, else the processors Java sees, unless
    * one of OpenBLAS's own environment variables already chose (null then).
    */
   private static Integer threads() {
-    String text = System.getProperty(THREADS_PROPERTY);
-    if (text != null && !text.isBlank()) {
-      try {
-        int value = Integer.parseInt(text.trim());
-        if (value >= 1) {
-          return value;
-        }
-      } catch (NumberFormatException e) {
-        // fall through to the message
-      }
-      throw new IllegalArgumentException(
-          "-D" + THREADS_PROPERTY + "=" + text + " must be a positive integer");
+    if (BlasBackend.threadsGiven()) {
+      return BlasBackend.threadsWanted();
     }
     for (String env : new String[] {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"}) {
       String value = System.getenv(env);

@@ -84,7 +84,7 @@ class BlasBackendTest {
       throw new UnsatisfiedLinkError("libmkl_rt.so.2: cannot open shared object file");
     }, threading -> new BlasBackend.Loaded("openblas (" + threading + ")", false));
     assertEquals(BlasBackend.NATIVE, choice.backend());
-    assertEquals("openblas (OPENBLAS)", choice.description());
+    assertEquals("openblas (OWN)", choice.description());
     assertNull(choice.failure());
   }
 
@@ -116,7 +116,7 @@ class BlasBackendTest {
     assertEquals(BlasBackend.NATIVE, BlasBackend.choose("openblas", " Shared ", load).backend());
     assertEquals(BlasBackend.NATIVE, BlasBackend.choose("openblas", "OpenBLAS", load).backend());
     assertEquals(List.of(BlasBackend.Threading.KILN, BlasBackend.Threading.KILN,
-        BlasBackend.Threading.SHARED, BlasBackend.Threading.OPENBLAS), asked);
+        BlasBackend.Threading.SHARED, BlasBackend.Threading.OWN), asked);
     String message = BlasBackend.choose(null, "omp", t -> fail("loaded OpenBLAS")).failure().getMessage();
     assertTrue(message.startsWith("-Dkiln.blas.threading=omp is not a way to run the BLAS's threads;"
         + " use kiln (the default"), message);
