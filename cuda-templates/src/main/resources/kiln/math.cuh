@@ -109,39 +109,27 @@ __device__ __forceinline__ float sigmoid(float x) {
   return KILN_FAST_MATH ? __fdividef(1.0f, 1.0f + __expf(-x)) : sigmoid_float(x);
 }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
-// dev.kiln.FloatMath.erf, the same operations in the same order: below 1 x + x * P(x*x), up to
-// 3.92 Q(|x| - 2) with x's sign, then +-1; both polynomials on every lane, one selected (see above)
+// dev.kiln.FloatMath.erf, the same operations in the same order: x * P(x*x) / Q(x*x), its magnitude
+// clamped to 1 by its bits (a NaN quotient too), x's sign; a NaN argument gives itself
 __device__ __forceinline__ float erf_float(float x) {
-  float a = fabsf(x);
-  float z = __fmul_rn(x, x);
-  float p = 7.878795440774411e-05f;
-  float t = __fadd_rn(a, -2.0f);
-  float q = -8.423664432655187e-09f;
-  q = __fmaf_rn(q, t, -3.0504659775942855e-07f);
-  p = __fmaf_rn(p, z, -0.0008014488266780972f);
-  q = __fmaf_rn(q, t, 3.484974968159804e-06f);
-  p = __fmaf_rn(p, z, 0.005188371054828167f);
-  q = __fmaf_rn(q, t, -1.217776480189059e-05f);
-  p = __fmaf_rn(p, z, -0.0268535315990448f);
-  q = __fmaf_rn(q, t, 2.333201337023638e-06f);
-  p = __fmaf_rn(p, z, 0.11283567547798157f);
-  q = __fmaf_rn(q, t, 9.93652138276957e-05f);
-  p = __fmaf_rn(p, z, -0.376126229763031f);
-  q = __fmaf_rn(q, t, -0.00025677779922261834f);
-  p = __fmaf_rn(p, z, 0.12837916612625122f);
-  q = __fmaf_rn(q, t, -4.849606193602085e-05f);
-  const float small = __fmaf_rn(x, p, x);
-  q = __fmaf_rn(q, t, 0.0015861217398196459f);
-  q = __fmaf_rn(q, t, -0.0033786040730774403f);
-  q = __fmaf_rn(q, t, 0.00046122699859552085f);
-  q = __fmaf_rn(q, t, 0.013088763691484928f);
-  q = __fmaf_rn(q, t, -0.03444535285234451f);
-  q = __fmaf_rn(q, t, 0.04822302982211113f);
-  q = __fmaf_rn(q, t, -0.041333943605422974f);
-  q = __fmaf_rn(q, t, 0.020666982978582382f);
-  q = __fmaf_rn(q, t, 0.9953222870826721f);
-  float r = a < 3.92f ? copysignf(q, x) : (a != a ? x : copysignf(1.0f, x));
-  return a < 1.0f ? small : r;
+  const float z = __fmul_rn(x, x);
+  float p = 2.0500654045463307e-06f;
+  float q = 3.809128247667104e-05f;
+  p = __fmaf_rn(p, z, 0.000284878711681813f);
+  q = __fmaf_rn(q, z, 0.0011625137412920594f);
+  p = __fmaf_rn(p, z, 0.003765546018257737f);
+  q = __fmaf_rn(q, z, 0.01496907975524664f);
+  p = __fmaf_rn(p, z, 0.052748505026102066f);
+  q = __fmaf_rn(q, z, 0.11410851776599884f);
+  p = __fmaf_rn(p, z, 0.19040514528751373f);
+  q = __fmaf_rn(q, z, 0.5020748972892761f);
+  p = __fmaf_rn(p, z, 1.1283791065216064f);
+  q = __fmaf_rn(q, z, 1.0f);
+  const float r = __fdiv_rn(__fmul_rn(x, p), q);
+  const int bits = __float_as_int(r) & 0x7fffffff;
+  const int magnitude = bits < 0x3f800000 ? bits : 0x3f800000;
+  const float e = __int_as_float(magnitude | (__float_as_int(x) & (int) 0x80000000));
+  return x != x ? x : e;
 }
 __device__ __forceinline__ float erf(float x) { return KILN_FAST_MATH ? erff(x) : erf_float(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }

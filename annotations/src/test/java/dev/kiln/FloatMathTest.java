@@ -67,7 +67,20 @@ class FloatMathTest {
 
   @Test
   void erfIsWithinItsStatedUlps() {
-    within("erf", KMath::erf, KMath::erf, 1.15);
+    within("erf", KMath::erf, KMath::erf, FloatMath.ERF_ULPS);
+  }
+
+  @Test
+  void erfNeverExceedsOneInMagnitude() {
+    float worst = 0;
+    for (long bits = 0; bits <= 0xFFFF_FFFFL; bits += STEP) {
+      float e = Math.abs(KMath.erf(Float.intBitsToFloat((int) bits)));
+      worst = e > worst ? e : worst;
+    }
+    assertEquals(1f, worst, 0f);
+    for (float x = 3.9f; x <= 4.1f; x = Math.nextUp(x)) { // where the quotient crosses 1: every float
+      assertTrue(Math.abs(KMath.erf(x)) <= 1f && Math.abs(KMath.erf(-x)) <= 1f, "erf(+-" + x + ")");
+    }
   }
 
   @Test
@@ -91,6 +104,10 @@ class FloatMathTest {
     assertEquals(0.5f, KMath.sigmoid(0f));
     assertTrue(Float.isNaN(KMath.erf(Float.NaN)));
     assertEquals(1f, KMath.erf(Float.POSITIVE_INFINITY));
+    assertEquals(-1f, KMath.erf(Float.NEGATIVE_INFINITY));
+    assertEquals(1f, KMath.erf(Float.MAX_VALUE)); // z, P and Q overflow: the NaN quotient clamps to 1
+    assertEquals(1f, KMath.erf(4f));
+    assertEquals(Float.MIN_VALUE, KMath.erf(Float.MIN_VALUE)); // 2/sqrt(pi) times the least subnormal
     assertEquals(-1f, KMath.erf(-4f));
     assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(KMath.erf(-0f)));
     assertEquals(1f, KMath.sigmoid(Float.POSITIVE_INFINITY));

@@ -127,22 +127,21 @@ final class VectorMathCode extends VectorStatements {
   }
 
   /**
-   * FloatMath.erf: x + x P(x²) below 1; Q(|x| - 2) with x's sign to 3.92; ±1 beyond. No exp.
-   * Computed on |x| and given x's sign once at the end (one blend to 1 and one sign where FloatMath's
-   * branches have two of each): the same bits, because every branch is odd in x (round to nearest is
-   * symmetric, so {@code fma(-a, p, -a) == -fma(a, p, a)}) and each magnitude is positive or +0.
+   * FloatMath.erf: {@code x * P(x²) / Q(x²)}, its magnitude clamped to 1 by an int minimum on its bits
+   * (a NaN quotient, where x², P or Q overflow, clamps to 1 too), x's sign, and a NaN argument
+   * blended back in. Ten multiply-adds, a multiply, a divide and five bit operations: no branch,
+   * no blend of two evaluated branches.
    */
   String erf(String x) {
-    String a = vec("erfA", "$N.abs()", x);
     String z = vec("erfZ", "$N.mul($N)", x, x);
-    String t = vec("erfT", "$N.sub(2f)", a);
-    String q = horner("erfQ", t, "-8.423664432655187e-09", "-3.0504659775942855e-07", "3.484974968159804e-06", "-1.217776480189059e-05", "2.333201337023638e-06", "9.93652138276957e-05", "-0.00025677779922261834", "-4.849606193602085e-05", "0.0015861217398196459", "-0.0033786040730774403", "0.00046122699859552085", "0.013088763691484928", "-0.03444535285234451", "0.04822302982211113", "-0.041333943605422974", "0.020666982978582382", "0.9953222870826721");
-    // a NaN lane fails both comparisons, so it keeps the NaN the tail's polynomial computed
-    String tail = vec("erfTail", "$N.blend(1f, $N.compare($T.GE, 3.92f))", q, a, VECTOR_OPERATORS);
-    String p = horner("erfP", z, "7.878795440774411e-05", "-0.0008014488266780972", "0.005188371054828167", "-0.0268535315990448", "0.11283567547798157", "-0.376126229763031", "0.12837916612625122");
-    String magnitude = vec("erfAbs", "$N.blend($N.fma($N, $N), $N.lt(1f))", tail, a, p, a, a);
-    return vec("erf", "$N.reinterpretAsInts().or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()",
-        magnitude, x);
+    String p = horner("erfP", z, "2.0500654045463307e-06", "0.000284878711681813", "0.003765546018257737",
+        "0.052748505026102066", "0.19040514528751373", "1.1283791065216064");
+    String q = horner("erfQ", z, "3.809128247667104e-05", "0.0011625137412920594", "0.01496907975524664",
+        "0.11410851776599884", "0.5020748972892761", "1");
+    String r = vec("erfR", "$N.mul($N).div($N)", x, p, q);
+    String magnitude = ints("erfM", "$N.reinterpretAsInts().and(0x7fffffff).min(0x3f800000)", r);
+    String signed = vec("erfS", "$N.or($N.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats()", magnitude, x);
+    return vec("erf", "$N.blend($N, $N.test($T.IS_NAN))", signed, x, x, VECTOR_OPERATORS);
   }
 
 
