@@ -14,10 +14,10 @@ package dev.kiln;
  * FloatVector.fma}.
  *
  * <p>Errors against the correctly rounded result, measured over every float: {@link #exp} at most 1
- * ulp (0.978), {@link #tanh} at most 1.34 ulp (1.3303), {@link #sigmoid} at most 2.41 ulp (2.402) (see KMath's table and
- * {@code FloatMathTest}). Special values follow {@link Math}: NaN in, NaN out; {@code exp} is +Inf
+ * ulp (0.978), {@link #tanh} at most 1.34 ulp (1.3303), {@link #sigmoid} at most 2.41 ulp (2.402),
+ * {@link #erf} at most 6 ulp (5.94) (see KMath's table and {@code FloatMathTest}). Special values follow {@link Math}: NaN in, NaN out; {@code exp} is +Inf
  * above {@value #EXP_MAX} and +0 below {@value #EXP_MIN}, subnormal in between where the result
- * is; {@code tanh(+-0) = +-0}, {@code tanh(+-Inf) = +-1}.
+ * is; {@code tanh(+-0) = +-0}, {@code tanh(+-Inf) = +-1}, and the same for {@code erf}.
  */
 final class FloatMath {
   private FloatMath() {}
@@ -107,19 +107,19 @@ final class FloatMath {
    * The error function, in float arithmetic: {@code x * P(z) / Q(z)} with {@code z = x * x}, P and Q
    * of degree 5 (Q's constant term 1), a rational function fitted to {@code erf(x)/x} over {@code
    * |x| <= 3.92} (iteratively reweighted least squares for the smallest relative error, the
-   * coefficients rounded to float and then nudged by a few ulps to the smallest error of the float
-   * evaluation: {@code scripts/erf-fit.py}). Its magnitude is then clamped to 1 (beyond the fitted
-   * range the quotient only grows, or is NaN where {@code z}, P or Q overflow: both clamp to 1), with
-   * x's sign; a NaN argument gives itself. At most {@value #ERF_ULPS} ulp from the correctly rounded
-   * result, measured over every float (see KMath's table); never above 1 in magnitude.
+   * coefficients rounded to float and then nudged an ulp at a time to the smallest error of the float
+   * evaluation: {@code scripts/erf-fit.py}). Its magnitude is clamped to 1 by its bits (from {@code
+   * |x| = 3.9966} on the quotient is above 1, or NaN where {@code z}, P or Q overflow: both clamp to
+   * 1), with x's sign; a NaN argument gives itself. At most {@value #ERF_ULPS} ulp from the correctly
+   * rounded result, measured over every float (see KMath's table); never above 1 in magnitude.
    *
    * <p>Why a quotient: ten multiply-adds, a multiply and a divide, where the previous form evaluated
    * two polynomials (degrees 6 and 16, 23 multiply-adds) on every SIMD lane and blended them: GELU's
-   * forward pass, bound by erf's vector operations, took 1.7x as long. The price is accuracy:
-   * the old form was within 1.15 ulp, this one within {@value #ERF_ULPS} (0.66 ulp on average over
-   * [0, 4.5)); its four roundings (P, Q, the product and the quotient) are what bound it.
-   * {@code VectorMathCode} writes the same operations into SIMD kernels and {@code kiln/math.cuh}
-   * computes the same bits.
+   * forward pass, bound by erf's vector operations, took 1.5x as long (docs/BENCHMARKS.md). The
+   * price is accuracy: the old form was within 1.15 ulp, this one within {@value #ERF_ULPS} (5.94 at
+   * worst, 0.66 on average over [0, 4.5)); its four roundings (P, Q, the product and the quotient)
+   * bound it, not the fit. {@code VectorMathCode} writes the same operations into SIMD kernels and
+   * {@code kiln/math.cuh} computes the same bits.
    */
   static float erf(float x) {
     float z = x * x;
