@@ -55,16 +55,23 @@ def fma(a, b, c):
     return (a.astype(np.float64) * b.astype(np.float64) + np.float64(c)).astype(f32)
 
 
+def horner(cs, z):
+    """cs[0] + cs[1] z + ... in float32, a fused multiply-add a step, from the highest power."""
+    s = np.full_like(z, cs[-1])
+    for c in reversed(cs[:-1]):
+        s = fma(s, z, c)
+    return s
+
+
+def quotient(x, p, q):
+    """x * P(x*x) / Q(x*x), rounded as FloatMath.erf rounds it."""
+    z = x * x
+    return (x * horner(p, z)) / horner(q, z), z
+
+
 def kiln_erff(x, p, q):
     with np.errstate(all="ignore"):
-        z = x * x
-        pz = np.full_like(z, p[-1])
-        for c in reversed(p[:-1]):
-            pz = fma(pz, z, c)
-        qz = np.full_like(z, q[-1])
-        for c in reversed(q[:-1]):
-            qz = fma(qz, z, c)
-        r = (x * pz) / qz
+        r, _ = quotient(x, p, q)
         magnitude = np.minimum(r.view(np.int32) & 0x7FFFFFFF, 0x3F800000)
         e = (magnitude | (x.view(np.int32) & np.int32(-2 ** 31))).view(f32)
         return np.where(np.isnan(x), x, e)
@@ -72,14 +79,8 @@ def kiln_erff(x, p, q):
 
 def unclamped(x, p, q, zmax):
     """The quotient with 1 from z >= zmax on and no clamp: what the nudging scores (x >= 0 here)."""
-    z = x * x
-    pz = np.full_like(z, p[-1])
-    for c in reversed(p[:-1]):
-        pz = fma(pz, z, c)
-    qz = np.full_like(z, q[-1])
-    for c in reversed(q[:-1]):
-        qz = fma(qz, z, c)
-    return np.where(z >= zmax, f32(1), (x * pz) / qz)
+    r, z = quotient(x, p, q)
+    return np.where(z >= zmax, f32(1), r)
 
 
 def worst(values, ref, ulp):
@@ -87,9 +88,13 @@ def worst(values, ref, ulp):
 
 
 def nudged(cs, rng):
-    """Each coefficient but the first, with probability 0.3, one float up or down."""
-    return [f32(c) if i == 0 else np.nextafter(f32(c), f32(np.inf) if rng.random() < .5 else f32(-np.inf))
-            if rng.random() < 0.3 else f32(c) for i, c in enumerate(cs)]
+    """Each coefficient but the first, with probability 0.3, one float up or down (in that order of draws)."""
+    out = [f32(cs[0])]
+    for c in cs[1:]:
+        if rng.random() < 0.3:
+            c = np.nextafter(f32(c), f32(np.inf) if rng.random() < .5 else f32(-np.inf))
+        out.append(f32(c))
+    return out
 
 
 if __name__ == "__main__":
