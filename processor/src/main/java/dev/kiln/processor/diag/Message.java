@@ -83,7 +83,7 @@ public enum Message {
   SEQUENTIAL_LOOP_FORM(
       "KILN025",
       "loop is not of the supported form: %s; write for (int k = lo; k < hi; k++) (or k += c with"
-          + " c a positive literal)"),
+          + " c a positive int literal or constant)"),
   STATEMENT_OUTSIDE_GRID(
       "KILN026",
       "%s outside the @Parallel loops; before the loops only local declarations of sizes and"

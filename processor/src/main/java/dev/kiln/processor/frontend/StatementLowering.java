@@ -509,7 +509,7 @@ final class StatementLowering {
     if (GridStructure.isParallel(t)) {
       throw new KilnDiagnostic(t, Message.NOT_PERFECTLY_NESTED, "this @Parallel loop is inside a worker");
     }
-    LoopForm form = LoopForm.read(t, Message.SEQUENTIAL_LOOP_FORM);
+    LoopForm form = LoopForm.read(t, Message.SEQUENTIAL_LOOP_FORM, state.names::constant);
     Set<String> assigned = state.expandRecords(AssignedNames.in(t.getStatement()));
     if (assigned.contains(form.name())) {
       throw new KilnDiagnostic(t, Message.SEQUENTIAL_LOOP_FORM, "the loop variable '" + form.name() + "' is assigned in the body");
@@ -623,7 +623,7 @@ final class StatementLowering {
 
   /** The parts of {@code for (int k = init; k < bound; k += step)}. */
   record LoopForm(String name, ScalarType type, ExpressionTree init, ExpressionTree bound, boolean inclusive, long step) {
-    static LoopForm read(ForLoopTree t, Message message) {
+    static LoopForm read(ForLoopTree t, Message message, java.util.function.Function<ExpressionTree, Object> constants) {
       if (t.getInitializer().size() != 1 || !(t.getInitializer().get(0) instanceof VariableTree v)) {
         throw new KilnDiagnostic(t, message, "it must declare exactly one loop variable");
       }
@@ -647,11 +647,13 @@ final class StatementLowering {
           || !left.getName().contentEquals(name)) {
         throw new KilnDiagnostic(cond == null ? t : cond, message, "the condition must be " + name + " < bound");
       }
-      long step = step(t, name, message);
+      long step = step(t, name, message, constants);
       return new LoopForm(name, type, v.getInitializer(), b.getRightOperand(), b.getKind() == Tree.Kind.LESS_THAN_EQUAL, step);
     }
 
-    private static long step(ForLoopTree t, String name, Message message) {
+    /** The loop's step: 1 for {@code k++}, c for {@code k += c} with c a positive int literal or constant ({@code static final}). */
+    private static long step(ForLoopTree t, String name, Message message,
+        java.util.function.Function<ExpressionTree, Object> constants) {
       if (t.getUpdate().size() == 1) {
         ExpressionTree u = t.getUpdate().get(0).getExpression();
         if ((u.getKind() == Tree.Kind.POSTFIX_INCREMENT || u.getKind() == Tree.Kind.PREFIX_INCREMENT)
@@ -661,13 +663,20 @@ final class StatementLowering {
         if (u.getKind() == Tree.Kind.PLUS_ASSIGNMENT
             && ((CompoundAssignmentTree) u).getVariable() instanceof IdentifierTree id
             && id.getName().contentEquals(name)
-            && ((CompoundAssignmentTree) u).getExpression() instanceof LiteralTree lit
-            && lit.getValue() instanceof Integer step
+            && stepValue(((CompoundAssignmentTree) u).getExpression(), constants) instanceof Integer step
             && step > 0) {
           return step;
         }
       }
-      throw new KilnDiagnostic(t, message, "the update must be " + name + "++ or " + name + " += c with c a positive literal");
+      throw new KilnDiagnostic(t, message, "the update must be " + name + "++ or " + name
+          + " += c with c a positive int literal or constant");
+    }
+
+    private static Object stepValue(ExpressionTree e, java.util.function.Function<ExpressionTree, Object> constants) {
+      while (e instanceof ParenthesizedTree p) {
+        e = p.getExpression();
+      }
+      return e instanceof LiteralTree lit ? lit.getValue() : constants.apply(e);
     }
   }
 }
