@@ -82,4 +82,34 @@ public final class RowLoops {
       y[i] = s;
     }
   }
+
+  /** Softmax whose sum of exponentials is a lane sum: a row kernel as the plain sum's. */
+  @Operator
+  public static void laneSoftmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int j = 0; j < 32; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += 32) p += exp(x[b * N + k] - m);
+        s += p;
+      }
+      for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s;
+    }
+  }
+
+  /** A lane nest of products: not a sum, kept as written, one thread a worker. */
+  @Operator
+  public static void laneProducts(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float r = 1f;
+      for (int j = 0; j < 16; j++) {
+        float q = 1f;
+        for (int k = j; k < N; k += 16) q *= x[b * N + k];
+        r *= q;
+      }
+      y[b] = r;
+    }
+  }
 }

@@ -21,6 +21,7 @@ import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.analysis.IndexTerms;
 import dev.kiln.processor.ir.analysis.Injectivity;
+import dev.kiln.processor.ir.analysis.LaneNest;
 import dev.kiln.processor.ir.analysis.Term;
 import dev.kiln.processor.ir.transform.ExprMapper;
 import java.util.ArrayList;
@@ -925,7 +926,7 @@ final class ReverseSweep {
       if (key.level() != ctx.forward) {
         continue;
       }
-      List<Stmt.Loop> chain = key.level() == null ? List.of() : levels.chain(key.level());
+      List<Stmt.Loop> chain = key.level() == null ? List.of() : unionOfLaneNests(levels.chain(key.level()));
       List<Poly> extents = new ArrayList<>();
       List<Expr> coords = new ArrayList<>();
       for (GridDim g : op.grid()) {
@@ -950,6 +951,27 @@ final class ReverseSweep {
         flats.add(new Flat(occurrence, e.getValue()));
       } else {
         out.add(new Stmt.Store(temp, ctx.map(flat), ctx.map(e.getValue()), f.trueValue(), origins.get(key)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code chain} with each lane nest (a loop over lanes and, inside it, the lane's strided terms:
+   * {@link LaneNest}) as the one loop over every term it stands for: each index once, so the
+   * adjoint of a read there is stored at that index, as for a plain loop over the range. The
+   * adjoint of a term does not depend on the lane (the nest's terms read the lane only through
+   * the index).
+   */
+  private static List<Stmt.Loop> unionOfLaneNests(List<Stmt.Loop> chain) {
+    List<Stmt.Loop> out = new ArrayList<>();
+    for (int i = 0; i < chain.size(); i++) {
+      LaneNest nest = i + 1 < chain.size() ? LaneNest.match(chain.get(i)) : null;
+      if (nest != null && nest.inner() == chain.get(i + 1)) {
+        out.add(nest.union());
+        i++;
+      } else {
+        out.add(chain.get(i));
       }
     }
     return out;
@@ -993,8 +1015,9 @@ final class ReverseSweep {
   private static Poly invariant(Expr bound, Stmt.Loop l, Param.Array array) throws NotDifferentiable {
     Affine a = AffineAnalysis.affine(bound);
     if (a == null || !a.isConstant()) {
-      throw new NotDifferentiable("'" + array.name() + "' is read in a loop whose bounds depend on the worker;"
-          + " Kiln differentiates reads in loops whose bounds are sizes or constants", l.origin());
+      throw new NotDifferentiable("'" + array.name() + "' is read in a loop whose bounds depend on the worker or on"
+          + " another loop's index; Kiln differentiates reads in loops whose bounds are sizes or constants, and in lane"
+          + " sums whose terms read the lane only through their own index", l.origin());
     }
     return a.constantPart();
   }

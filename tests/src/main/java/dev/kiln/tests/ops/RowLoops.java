@@ -152,4 +152,42 @@ public final class RowLoops {
       for (int i = 0; i < B; i++) y[i * N + j] = x[i * N + j] / s;
     }
   }
+
+  /**
+   * Layer norm whose two sums are lane sums (32 strided partial sums, LANGUAGE.md): on CUDA a row
+   * kernel sharing each sum's terms among its threads, as for a plain loop.
+   */
+  @Operator
+  public static void laneNorm(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int j = 0; j < 32; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += 32) p += x[b * N + k];
+        s += p;
+      }
+      float mean = s / N;
+      float v = 0f;
+      for (int j = 0; j < 32; j++) {
+        float q = 0f;
+        for (int k = j; k < N; k += 32) q += (x[b * N + k] - mean) * (x[b * N + k] - mean);
+        v += q;
+      }
+      for (int k = 0; k < N; k++) y[b * N + k] = (x[b * N + k] - mean) * rsqrt(v / N + 1e-5f);
+    }
+  }
+
+  /** A lane nest of products: not a sum of sums, so one thread a worker on CUDA, in the source's order. */
+  @Operator
+  public static void laneProducts(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float r = 1f;
+      for (int j = 0; j < 16; j++) {
+        float q = 1f;
+        for (int k = j; k < N; k += 16) q *= 1f + 0.01f * x[b * N + k];
+        r *= q;
+      }
+      y[b] = r;
+    }
+  }
 }

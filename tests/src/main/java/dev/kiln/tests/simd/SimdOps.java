@@ -165,6 +165,110 @@ public final class SimdOps {
     }
   }
 
+  // lane sums: a sum the source writes as strided partial sums, added as vectors in that order
+
+  /** The lanes of {@link #laneSoftmax}'s and {@link #laneNorm}'s sums (a constant as the loops' step). */
+  static final int LANES = 32;
+
+  /** Softmax whose sum is a lane sum of 32 lanes: the exponentials kept in y for the output loop. */
+  @Operator
+  public static void laneSoftmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int j = 0; j < LANES; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += LANES) p += exp(x[b * N + k] - m);
+        s += p;
+      }
+      for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s;
+    }
+  }
+
+  /** Layer norm's two sums as lane sums, the second over terms using the first's mean. */
+  @Operator
+  public static void laneNorm(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float s = 0f;
+      for (int j = 0; j < LANES; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += LANES) p += x[b * N + k];
+        s += p;
+      }
+      float mean = s / N;
+      float v = 0f;
+      for (int j = 0; j < LANES; j++) {
+        float q = 0f;
+        for (int k = j; k < N; k += LANES) q += (x[b * N + k] - mean) * (x[b * N + k] - mean);
+        v += q;
+      }
+      for (int k = 0; k < N; k++) y[b * N + k] = (x[b * N + k] - mean) / sqrt(v / N + 1e-5f);
+    }
+  }
+
+  /**
+   * Other folds in lane nests: 48 lanes (three vectors of 16, six of 8) carrying two partials, a
+   * product and a difference taken the other way round ({@code p = t - p}), totals taken as
+   * {@code s - p} and {@code p * s}; 16 lanes with a maximum; 128 lanes (in passes of four vectors).
+   */
+  @Operator
+  public static void laneFolds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] diff,
+      @Out @Shape("B") float[] prod, @Out @Shape("B") float[] most, @Out @Shape("B") float[] wide) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float d = 1f;
+      float r = 1f;
+      for (int j = 0; j < 48; j++) {
+        float p = 0.5f;
+        float q = 1f;
+        for (int k = j; k < N; k += 48) {
+          p = x[b * N + k] - p;
+          q *= 1f + 0.01f * x[b * N + k];
+        }
+        d = d - p;
+        r = q * r;
+      }
+      diff[b] = d;
+      prod[b] = r;
+      float m = 0f;
+      for (int j = 0; j < 16; j++) {
+        float t = Float.NEGATIVE_INFINITY;
+        for (int k = j; k < N; k += 16) t = max(t, x[b * N + k] * 3f);
+        m += t;
+      }
+      most[b] = m;
+      float w = 0f;
+      for (int j = 0; j < 128; j++) {
+        float t = 0f;
+        for (int k = j; k < N; k += 128) t += x[b * N + k] * x[b * N + k];
+        w += t;
+      }
+      wide[b] = w;
+    }
+  }
+
+  /** Lane nests the SIMD kernel leaves to the scalar code: 8 lanes (not a multiple of 16), a term reading the lane. */
+  @Operator
+  public static void laneRefused(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] eight,
+      @Out @Shape("B") float[] laneRead) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float e = 0f;
+      for (int j = 0; j < 8; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += 8) p += x[b * N + k];
+        e += p;
+      }
+      eight[b] = e;
+      float l = 0f;
+      for (int j = 0; j < 16; j++) {
+        float p = 0f;
+        for (int k = j; k < N; k += 16) p += x[b * N + k] * j;
+        l += p;
+      }
+      laneRead[b] = l;
+    }
+  }
+
   /**
    * Two loops with exp calls (so each is a method of its own), the first with two folds, the second
    * under a guard that holds in some rows only, reading values of the worker (m, s, t, c).

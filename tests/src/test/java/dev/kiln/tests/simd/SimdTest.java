@@ -73,6 +73,15 @@ class SimdTest {
     expected.put("rowSum", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("runningStats", "yes, 1 of 2 sequential loops as vectors (not: a loop uses mean before the loop ends),"
         + " 4 rows at a time");
+    expected.put("laneSoftmax", "yes, 2 of 2 sequential loops as vectors, 1 lane sum as vectors, exp kept in y for a later loop");
+    expected.put("laneNorm", "yes, 1 of 1 sequential loops as vectors, 2 lane sums as vectors");
+    expected.put("laneFolds", "yes, 3 lane sums as vectors");
+    expected.put("laneRefused", "no, a read of x is not unit-stride in b; its loops: a loop's step is not 1");
+    expected.put("laneSoftmaxSaving_k0", expected.get("laneSoftmax"));
+    expected.put("laneNormSaving_k0", expected.get("laneNorm"));
+    // their backward passes reading the saved sums: the other lane sums still run as vectors
+    expected.put("laneSoftmaxGradSaved_k0", "yes, 3 of 3 sequential loops as vectors, 1 lane sum as vectors");
+    expected.put("laneNormGradSaved_k0", "yes, 2 of 2 sequential loops as vectors, 2 lane sums as vectors");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");
     expected.put("indexAsValue", "no, a conversion depends on i");
@@ -373,6 +382,43 @@ class SimdTest {
     SimdOpsKernels.partialRows(rows, n, x, limit, got);
     SimdOpsSimdKernels.partialRows(0, rows, rows, n, x, limit, direct);
     same("partialRows", want, got, direct);
+  }
+
+  /**
+   * Lane sums: every lane's partial folded in the source's order, the partials then in lane order;
+   * rows shorter than a block, a block and a part of one, several blocks; 32, 48, 16 and 128 lanes.
+   */
+  @ParameterizedTest(name = "B=5, N={0}")
+  @ValueSource(ints = {0, 1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 100, 129, 1000, 2048})
+  void laneSumsGiveTheSourcesFloats(int n) {
+    int rows = 5;
+    float[] x = data(41 + n, rows * n);
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOps.laneSoftmax(rows, n, x, want);
+    SimdOpsKernels.laneSoftmax(rows, n, x, got);
+    SimdOpsSimdKernels.laneSoftmax(0, rows, rows, n, x, direct);
+    same("laneSoftmax", want, got, direct);
+    SimdOps.laneNorm(rows, n, x, want);
+    SimdOpsKernels.laneNorm(rows, n, x, got);
+    SimdOpsSimdKernels.laneNorm(0, rows, rows, n, x, direct);
+    same("laneNorm", want, got, direct);
+    float[][] wantF = new float[4][rows];
+    float[][] gotF = new float[4][rows];
+    float[][] directF = new float[4][rows];
+    SimdOps.laneFolds(rows, n, x, wantF[0], wantF[1], wantF[2], wantF[3]);
+    SimdOpsKernels.laneFolds(rows, n, x, gotF[0], gotF[1], gotF[2], gotF[3]);
+    SimdOpsSimdKernels.laneFolds(0, rows, rows, n, x, directF[0], directF[1], directF[2], directF[3]);
+    for (int i = 0; i < 4; i++) {
+      same("laneFolds " + i, wantF[i], gotF[i], directF[i]);
+    }
+    float[][] wantR = new float[2][rows];
+    float[][] gotR = new float[2][rows];
+    SimdOps.laneRefused(rows, n, x, wantR[0], wantR[1]);
+    SimdOpsKernels.laneRefused(rows, n, x, gotR[0], gotR[1]);
+    assertArrayEquals(wantR[0], gotR[0], "laneRefused (8 lanes)");
+    assertArrayEquals(wantR[1], gotR[1], "laneRefused (a term reading the lane)");
   }
 
   /**

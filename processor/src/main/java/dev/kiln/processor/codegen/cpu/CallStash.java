@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import dev.kiln.processor.ir.analysis.ExprEquivalence;
+import dev.kiln.processor.ir.analysis.LaneNest;
 import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,6 +24,10 @@ import java.util.Set;
  * stores the call's value into the element the later loop writes, and the later loop reads it
  * back instead of calling again. The stored float is the call's, so the result is the source's to
  * the bit; the later loop overwrites the element with its own value, as the source does.
+ *
+ * <p>The first loop may be a lane nest's ({@link LaneNest}): its inner loop then stores, and the
+ * later loop runs from 0 to the inner loop's bound. A lane nest visits each index once, so each
+ * element is stored once before the later loop reads it.
  *
  * <p>When: both loops innermost with true guards and the same bounds; the later loop stores into
  * {@code y} at an index with the loop variable's coefficient 1 (a vector store) and without a
@@ -64,7 +69,15 @@ final class CallStash {
   private static OperatorIr.Grid intoOutput(OperatorIr.Grid op, String[] note) {
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); i++) {
-      if (!(body.get(i) instanceof Stmt.Loop first) || !plain(first)) {
+      if (!(body.get(i) instanceof Stmt.Loop loop)) {
+        continue;
+      }
+      // a lane nest's terms: its inner loop, over [0, hi) as a whole
+      LaneNest nest = LaneNest.match(loop);
+      Stmt.Loop first = nest != null ? nest.inner() : loop;
+      Expr lo = nest != null ? nest.outer().lo() : loop.lo();
+      if (!SimdPlan.isTrue(first.guard()) || first.body().stream().anyMatch(s -> !(s instanceof Stmt.Store))
+          || (nest == null && first.step() != 1)) {
         continue;
       }
       List<Expr.Call> calls = new ArrayList<>();
@@ -72,7 +85,7 @@ final class CallStash {
         heavyCalls(c.next(), first.index(), calls, new HashSet<>());
       }
       for (int j = i + 1; j < body.size(); j++) {
-        if (!(body.get(j) instanceof Stmt.Loop later) || !plain(later) || later.lo() != first.lo()
+        if (!(body.get(j) instanceof Stmt.Loop later) || !plain(later) || later.lo() != lo
             || later.hi() != first.hi()) {
           continue;
         }
@@ -319,7 +332,9 @@ final class CallStash {
 
   /** The body with loop {@code i} also storing {@code call} where loop {@code j}'s {@code store} writes, and loop {@code j} reading it there. */
   private static OperatorIr.Grid stash(OperatorIr.Grid op, int i, int j, Stmt.Store store, Expr.Call call, Expr twin) {
-    Stmt.Loop first = (Stmt.Loop) op.body().get(i);
+    Stmt.Loop loop = (Stmt.Loop) op.body().get(i);
+    LaneNest nest = LaneNest.match(loop);
+    Stmt.Loop first = nest != null ? nest.inner() : loop;
     Stmt.Loop later = (Stmt.Loop) op.body().get(j);
     ExprFactory f = new ExprFactory();
     Rewriter toFirst = new Rewriter(f, (orig, rebuilt) -> orig == later.index() ? first.index() : rebuilt);
@@ -345,11 +360,22 @@ final class CallStash {
     }
     Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
         carried, laterBody, later.origin());
-    if (SimdPlan.loopRefusal(newFirst) != null || SimdPlan.loopRefusal(newLater) != null) {
+    Stmt.Loop replaced = newFirst;
+    if (nest != null) {
+      replaced = new Stmt.Loop(loop.id(), loop.index(), loop.lo(), loop.hi(), loop.step(), loop.guard(), loop.carried(),
+          List.of(newFirst), loop.origin());
+      LaneNest newNest = LaneNest.match(replaced);
+      if (newNest == null || LaneSums.refusal(newNest) != null) {
+        return null;
+      }
+    } else if (SimdPlan.loopRefusal(newFirst) != null) {
+      return null;
+    }
+    if (SimdPlan.loopRefusal(newLater) != null) {
       return null;
     }
     List<Stmt> body = new ArrayList<>(op.body());
-    body.set(i, newFirst);
+    body.set(i, replaced);
     body.set(j, newLater);
     return op.withBody(body);
   }

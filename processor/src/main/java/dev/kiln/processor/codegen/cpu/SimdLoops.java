@@ -74,7 +74,16 @@ final class SimdLoops implements LoopLowering {
         vectorised++;
       }
     }
-    SimdLoops loops = new SimdLoops(names, op.names(), reorderSums, heavy >= 2 || vectorised >= OUTLINE_ALL ? op : null, prefix);
+    boolean heavyLanes = false;
+    for (dev.kiln.processor.ir.analysis.LaneNest n : SimdPlan.laneNests(op.body())) {
+      int calls = heavyCalls(LaneSums.unitView(n));
+      heavy += calls;
+      heavyLanes |= calls > 0;
+      vectorised++;
+    }
+    // (a lane sum with such a call is written once per vector length: always outlined, LaneSums)
+    SimdLoops loops = new SimdLoops(names, op.names(), reorderSums,
+        heavy >= 2 || heavyLanes || vectorised >= OUTLINE_ALL ? op : null, prefix);
     loops.outlineAll = vectorised >= OUTLINE_ALL;
     return loops;
   }
@@ -129,8 +138,27 @@ final class SimdLoops implements LoopLowering {
     return CodeBlock.join(scratch.values(), "");
   }
 
+  /** Starts writing a loop: no partial sums, no scratch arrays yet. */
+  void startLoop() {
+    partial = new java.util.HashMap<>();
+    loopScratch = new ArrayList<>();
+  }
+
+  Names names() {
+    return names;
+  }
+
+  Map<Expr, String> sourceNames() {
+    return sourceNames;
+  }
+
+  /** Whether the loop {@code l} (a vector step's view) is written as a method of its own ({@link #outline}). */
+  boolean outlines(Stmt.Loop l) {
+    return outlineFrom != null && (heavyCalls(l) > 0 || outlineAll);
+  }
+
   /** A new scratch array of {@code length} floats for the loop being written, allocated in {@link #prologue}. */
-  private String scratchArray(String base, CodeBlock length) {
+  String scratchArray(String base, CodeBlock length) {
     String name = names.fresh(base);
     scratch.put(name, CodeBlock.builder().addStatement("final float[] $N = new float[$L]", name, length).build());
     loopScratch.add(name);
@@ -172,12 +200,16 @@ final class SimdLoops implements LoopLowering {
 
   @Override
   public boolean lower(Stmt.Loop l, BodyEmitter emitter) {
+    dev.kiln.processor.ir.analysis.LaneNest nest = dev.kiln.processor.ir.analysis.LaneNest.match(l);
+    if (nest != null && LaneSums.refusal(nest) == null) {
+      LaneSums.lower(this, nest, emitter);
+      return true;
+    }
     if (l.body().stream().anyMatch(s -> s instanceof Stmt.Loop) || SimdPlan.loopRefusal(l) != null) {
       return false;
     }
     List<SimdPlan.Fold> folds = SimdPlan.folds(l);
-    partial = new java.util.HashMap<>();
-    loopScratch = new ArrayList<>();
+    startLoop();
     List<String> carried = new ArrayList<>();
     for (SimdPlan.Fold f : folds) {
       String name = names.fresh(f.carried().phi().name());
@@ -397,7 +429,7 @@ final class SimdLoops implements LoopLowering {
    * kernel's parameters, the loop's bounds, the captured values and the folds' initial values go
    * in; the folds' values come back (one as the result, several in an array).
    */
-  private CodeBlock outline(Stmt.Loop l, BodyEmitter emitter, CodeBlock.Builder code, List<SimdPlan.Fold> folds,
+  CodeBlock outline(Stmt.Loop l, BodyEmitter emitter, CodeBlock.Builder code, List<SimdPlan.Fold> folds,
       List<String> carried, Map<Expr.Var, String> captured, String loName, String hiName) {
     String name = prefix + "$loop" + outlined.size();
     TypeName result = folds.isEmpty() ? TypeName.VOID

@@ -10,6 +10,7 @@ import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.analysis.LaneNest;
 import dev.kiln.processor.ir.UnaryOp;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -207,6 +208,8 @@ public final class SimdPlan {
     if (hasAccumulate(op.body(), innermost)) {
       return new Verdict(false, false, "no, " + lanes);
     }
+    List<LaneNest> nests = laneNests(op.body());
+    nests.forEach(n -> innermost.remove(n.inner()));
     int accepted = 0;
     String firstWhy = null;
     for (Stmt.Loop l : innermost) {
@@ -217,19 +220,45 @@ public final class SimdPlan {
         firstWhy = why;
       }
     }
-    if (accepted == 0) {
+    if (accepted == 0 && nests.isEmpty()) {
       return new Verdict(false, false, "no, " + lanes + (firstWhy == null ? "" : "; its loops: " + firstWhy));
     }
     CallStash.Stashed stashed = CallStash.applyAll(op);
     OperatorIr.Grid jammed = RowJam.jam(stashed.op());
     long after = innermostLoops((jammed != null ? jammed : stashed.op()).body()).stream()
         .filter(l -> loopRefusal(l) == null && SimdLoops.readsTermsAfter(l, reorderSums)).count();
-    return new Verdict(false, true, "yes, " + accepted + " of " + innermost.size() + " sequential loops as vectors"
-        + (firstWhy == null ? "" : " (not: " + firstWhy + ")")
+    List<String> parts = new ArrayList<>();
+    if (!innermost.isEmpty()) {
+      parts.add(accepted + " of " + innermost.size() + " sequential loops as vectors"
+          + (firstWhy == null ? "" : " (not: " + firstWhy + ")"));
+    }
+    if (!nests.isEmpty()) {
+      parts.add(nests.size() + (nests.size() == 1 ? " lane sum" : " lane sums") + " as vectors");
+    }
+    return new Verdict(false, true, "yes, " + String.join(", ", parts)
         + stashed.notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
         + (jammed != null ? ", " + RowJam.ROWS + " rows at a time" : "")
         + (after == 0 ? "" : ", " + after + (after == 1 ? " loop adds" : " loops add")
             + " its sums after its vectors, from the terms it stores or loads"));
+  }
+
+  /**
+   * The lane nests of {@code body} (at any depth) that {@link LaneSums} writes as vectors, in
+   * program order.
+   */
+  static List<LaneNest> laneNests(List<Stmt> body) {
+    List<LaneNest> out = new ArrayList<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Loop l) {
+        LaneNest n = LaneNest.match(l);
+        if (n != null && LaneSums.refusal(n) == null) {
+          out.add(n);
+        } else {
+          out.addAll(laneNests(l.body()));
+        }
+      }
+    }
+    return out;
   }
 
   /** Whether any statement accumulates; collects the loops that hold no loop. */

@@ -46,6 +46,11 @@ final class WorkEstimate {
         }
       } else {
         Stmt.Loop l = (Stmt.Loop) s;
+        // a lane nest visits each term once: one loop over them
+        dev.kiln.processor.ir.analysis.LaneNest nest = dev.kiln.processor.ir.analysis.LaneNest.match(l);
+        if (nest != null) {
+          l = nest.union();
+        }
         CodeBlock trips = isLeaf(l.lo()) && isLeaf(l.hi())
             ? CodeBlock.of("$T.max(0L, (long) $L - (long) $L)", Math.class, leaf(l.hi()), leaf(l.lo()))
             : CodeBlock.of("$LL", UNKNOWN_TRIPS);

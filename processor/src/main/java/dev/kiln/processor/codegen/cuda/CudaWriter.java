@@ -73,9 +73,11 @@ public final class CudaWriter {
         }
         continue;
       }
-      if (!(operator instanceof OperatorIr.Grid op)) {
+      if (!(operator instanceof OperatorIr.Grid source)) {
         continue; // a composite is its kernels
       }
+      // lane sums as one loop: a row kernel shares a sum's terms among its threads in its own order
+      OperatorIr.Grid op = dev.kiln.processor.ir.transform.LaneNestFlattening.apply(source);
       if (hasReductions(op.body())) {
         CudaPlan plan = ReducingKernelWriter.plan(op);
         CudaPlan partials = plan instanceof ReducingKernelWriter.Plan ? null : PartialsKernelWriter.plan(op);

@@ -1,5 +1,6 @@
 package dev.kiln.processor.ir.analysis;
 
+import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.analysis.Affine;
@@ -87,12 +88,18 @@ public final class IndexTerms {
     return b != null && b[0].provablyNonNegative(dims) && extent.subtract(Poly.ONE).subtract(b[1]).provablyNonNegative(dims);
   }
 
-  /** Adds the range of a sequential loop's index when its bounds are sizes. */
+  /**
+   * Adds the range of a sequential loop's index when its bounds are sizes; for a loop starting at
+   * an enclosing loop's index (a lane nest's terms, {@link LaneNest}), the range from that loop's
+   * start: every value the index takes lies in it (a superset where the start moves).
+   */
   public static void addLoopRange(Stmt.Loop loop, Map<String, Poly[]> ranges) {
     Affine lo = AffineAnalysis.affine(loop.lo());
     Affine hi = AffineAnalysis.affine(loop.hi());
     if (lo != null && hi != null && lo.isConstant() && hi.isConstant()) {
       ranges.put(loop.index().name(), new Poly[] {lo.constantPart(), hi.constantPart()});
+    } else if (hi != null && hi.isConstant() && loop.lo() instanceof Expr.Var from && ranges.containsKey(from.name())) {
+      ranges.put(loop.index().name(), new Poly[] {ranges.get(from.name())[0], hi.constantPart()});
     }
   }
 

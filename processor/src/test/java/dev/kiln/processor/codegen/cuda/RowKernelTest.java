@@ -41,6 +41,20 @@ class RowKernelTest {
   }
 
   @Test
+  void aLaneSumIsSharedAsOneLoopOverItsTerms() {
+    String k = kernel("laneSoftmax");
+    assertThat(k).startsWith("// Row kernel: one 1-D block");
+    assertThat(k).contains("share the worker's 3 loops");
+    assertThat(k).contains("sPart = kiln::block_reduce(sPart, shared_float, kiln::SumOp<float>());");
+    assertThat(k).doesNotContain("j < 32");
+    // not a sum of sums: the nest as written, one thread a worker
+    String products = kernel("laneProducts");
+    assertThat(cu).contains("// laneProducts: one thread a worker, not a row kernel: a loop makes fewer than 64 iterations");
+    assertThat(products).contains("for (int j = 0; j < 16; j++)");
+    assertThat(products).contains("k += 16");
+  }
+
+  @Test
   void softmaxReadsItsRowFromSharedMemoryAfterTheFirstLoop() {
     String k = kernel("softmax");
     assertThat(k).contains("// Rows of 'x' up to 8192 elements long are read from global memory once");
