@@ -84,28 +84,40 @@ public final class BenchOps {
     lstmCell(B, H, g, c, cNext, hNext);
   }
 
-  /** Row softmax: the maximum, the sum of exponentials, then each element. */
+  /** Row softmax: the maximum, the sum of exponentials (a lane sum), then each element. */
   @Operator
   public static void softmax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
     for (@Parallel int b = 0; b < B; b++) {
       float m = Float.NEGATIVE_INFINITY;
       for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
       float s = 0f;
-      for (int k = 0; k < N; k++) s += exp(x[b * N + k] - m);
+      for (int j = 0; j < 32; j++) {                  // a lane sum: 32 strided partial sums
+        float p = 0f;
+        for (int k = j; k < N; k += 32) p += exp(x[b * N + k] - m);
+        s += p;
+      }
       for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / s;
     }
   }
 
-  /** Layer norm over each row with a learned scale and shift, epsilon 1e-5. */
+  /** Layer norm over each row with a learned scale and shift, epsilon 1e-5; its sums lane sums. */
   @Operator
   public static void layerNorm(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] gamma,
       @Shape("N") float[] beta, @Out @Shape("B, N") float[] y) {
     for (@Parallel int b = 0; b < B; b++) {
       float s = 0f;
-      for (int k = 0; k < N; k++) s += x[b * N + k];
+      for (int j = 0; j < 32; j++) {                  // lane sums: 32 strided partial sums
+        float p = 0f;
+        for (int k = j; k < N; k += 32) p += x[b * N + k];
+        s += p;
+      }
       float mean = s / N;
       float v = 0f;
-      for (int k = 0; k < N; k++) v += (x[b * N + k] - mean) * (x[b * N + k] - mean);
+      for (int j = 0; j < 32; j++) {
+        float q = 0f;
+        for (int k = j; k < N; k += 32) q += (x[b * N + k] - mean) * (x[b * N + k] - mean);
+        v += q;
+      }
       float r = rsqrt(v / N + 1e-5f);
       for (int k = 0; k < N; k++) y[b * N + k] = (x[b * N + k] - mean) * r * gamma[k] + beta[k];
     }
@@ -117,6 +129,62 @@ public final class BenchOps {
     for (@Parallel int i = 0; i < N; i++) {
       float v = x[i];
       y[i] = 0.5f * v * (1f + erf(v * 0.70710678f));
+    }
+  }
+
+  /** OVL's example (its paper's fusion case): split each row of x in halves, add y to each, multiply, concatenate. */
+  @Operator
+  public static void ovl(@Dim int B, @Dim int N, @Shape("B, 2*N") float[] x, @Shape("B, N") float[] y,
+      @Out @Shape("B, 2*N") float[] out) {
+    float[] lo = new float[B * N];
+    float[] hi = new float[B * N];
+    split2(B, N, x, lo, hi);
+    float[] a = new float[B * N];
+    add(B * N, lo, y, a);
+    float[] b = new float[B * N];
+    add(B * N, hi, y, b);
+    float[] p = new float[B * N];
+    mul(B * N, a, b, p);
+    concat2(B, N, a, p, out);
+  }
+
+  /** The two halves of each row. */
+  @Operator
+  public static void split2(@Dim int B, @Dim int N, @Shape("B, 2*N") float[] x, @Out @Shape("B, N") float[] lo,
+      @Out @Shape("B, N") float[] hi) {
+    for (@Parallel int r = 0; r < B; r++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        lo[r * N + n] = x[r * 2 * N + n];
+        hi[r * N + n] = x[r * 2 * N + N + n];
+      }
+    }
+  }
+
+  /** {@code a + b}. */
+  @Operator
+  public static void add(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = a[i] + b[i];
+    }
+  }
+
+  /** {@code a * b}. */
+  @Operator
+  public static void mul(@Dim int N, @Shape("N") float[] a, @Shape("N") float[] b, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = a[i] * b[i];
+    }
+  }
+
+  /** Rows of a, then of b, side by side. */
+  @Operator
+  public static void concat2(@Dim int B, @Dim int N, @Shape("B, N") float[] a, @Shape("B, N") float[] b,
+      @Out @Shape("B, 2*N") float[] out) {
+    for (@Parallel int r = 0; r < B; r++) {
+      for (@Parallel int n = 0; n < N; n++) {
+        out[r * 2 * N + n] = a[r * N + n];
+        out[r * 2 * N + N + n] = b[r * N + n];
+      }
     }
   }
 

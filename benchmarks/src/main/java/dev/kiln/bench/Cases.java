@@ -955,6 +955,71 @@ public final class Cases {
     }
   }
 
+  /**
+   * OVL's example, forward: {@code x [2048, 2048]} split into halves, {@code y [2048, 1024]} added
+   * to each, their product, concatenated with the first sum (Kiln: five operators fused into one
+   * kernel; PyTorch: two slices, two adds, a multiply, a concatenation). Memory bound: 40 MB.
+   */
+  public static class Ovl extends Base {
+    final int b = 2048;
+    final int n = 1024;
+    float[] x;
+    float[] y;
+    float[] out;
+    NDArray tx;
+    NDArray ty;
+
+    @Override
+    void prepare() {
+      x = Data.random(31, b * 2 * n, 2f);
+      y = Data.random(32, b * n, 2f);
+      out = new float[b * 2 * n];
+      tx = Data.nd(manager, x, b, 2 * n);
+      ty = Data.nd(manager, y, b, n);
+    }
+
+    @Benchmark
+    public float[] kiln() {
+      BenchOpsKernels.ovl(b, n, x, y, out);
+      return out;
+    }
+
+    @Benchmark
+    public void torch() {
+      try (NDManager s = sub(tx, ty)) {
+        torchOvl();
+      }
+    }
+
+    private NDArray torchOvl() {
+      NDArray a = tx.get(":, :" + n).add(ty);
+      NDArray p = a.mul(tx.get(":, " + n + ":").add(ty));
+      return a.concat(p, 1);
+    }
+
+    @Override
+    public float[][] kilnResult() {
+      return new float[][] {kiln().clone()};
+    }
+
+    @Override
+    public float[][] torchResult() {
+      try (NDManager s = sub(tx, ty)) {
+        return new float[][] {torchOvl().toFloatArray()};
+      }
+    }
+
+    @Override
+    public double flops() {
+      return 0;
+    }
+
+    @Override
+    public double bytes() {
+      return 4.0 * (2.0 * b * n + b * n + 2.0 * b * n);
+    }
+  }
+
   /** relu(a + b), forward: memory bound. */
   public static class AddRelu extends Map4M {
     float[] b2;

@@ -29,7 +29,7 @@ public final class SideBySide {
       Cases.Dense.class, Cases.DenseLarge.class, Cases.MatmulGrad.class, Cases.LstmStep.class,
       Cases.LstmStepTrain.class, Cases.LstmCell.class, Cases.LstmCellTrain.class, Cases.Softmax.class,
       Cases.SoftmaxTrain.class, Cases.LayerNormFwd.class, Cases.LayerNormTrain.class, Cases.Gelu.class,
-      Cases.GeluTrain.class, Cases.AddRelu.class, Cases.Attention.class, Cases.AttentionTrain.class);
+      Cases.GeluTrain.class, Cases.AddRelu.class, Cases.Ovl.class, Cases.Attention.class, Cases.AttentionTrain.class);
 
   private SideBySide() {}
 

@@ -22,7 +22,10 @@ import dev.kiln.Shape;
 public final class Losses {
   private Losses() {}
 
-  /** {@code out[b, k] = exp(x[b, k] - max_b) / sum_j exp(x[b, j] - max_b)}. */
+  /**
+   * {@code out[b, k] = exp(x[b, k] - max_b) / sum_j exp(x[b, j] - max_b)}, the sum a lane sum
+   * ({@link Rows#LANES}).
+   */
   @Operator
   public static void softmax(@Dim int B, @Dim int C, @Shape("B, C") float[] x, @Out @Shape("B, C") float[] out) {
     for (@Parallel int b = 0; b < B; b++) {
@@ -31,8 +34,12 @@ public final class Losses {
         m = KMath.max(m, x[b * C + k]);
       }
       float s = 0f;
-      for (int k = 0; k < C; k++) {
-        s += KMath.exp(x[b * C + k] - m);
+      for (int j = 0; j < Rows.LANES; j++) {
+        float p = 0f;
+        for (int k = j; k < C; k += Rows.LANES) {
+          p += KMath.exp(x[b * C + k] - m);
+        }
+        s += p;
       }
       for (int k = 0; k < C; k++) {
         out[b * C + k] = KMath.exp(x[b * C + k] - m) / s;
@@ -40,7 +47,10 @@ public final class Losses {
     }
   }
 
-  /** {@code out[b, k] = x[b, k] - logsumexp(x[b])}, the logsumexp as {@code max + log(sum exp(x - max))}. */
+  /**
+   * {@code out[b, k] = x[b, k] - logsumexp(x[b])}, the logsumexp as {@code max + log(sum exp(x -
+   * max))}, the sum a lane sum ({@link Rows#LANES}).
+   */
   @Operator
   public static void logSoftmax(@Dim int B, @Dim int C, @Shape("B, C") float[] x, @Out @Shape("B, C") float[] out) {
     for (@Parallel int b = 0; b < B; b++) {
@@ -49,8 +59,12 @@ public final class Losses {
         m = KMath.max(m, x[b * C + k]);
       }
       float s = 0f;
-      for (int k = 0; k < C; k++) {
-        s += KMath.exp(x[b * C + k] - m);
+      for (int j = 0; j < Rows.LANES; j++) {
+        float p = 0f;
+        for (int k = j; k < C; k += Rows.LANES) {
+          p += KMath.exp(x[b * C + k] - m);
+        }
+        s += p;
       }
       float lse = m + KMath.log(s);
       for (int k = 0; k < C; k++) {
@@ -62,7 +76,7 @@ public final class Losses {
   /**
    * Softmax cross-entropy of each row of {@code logits} against {@code target} (one-hot for a class
    * label, or a distribution): {@code loss[b] = sum_k target[b, k] * (logsumexp(logits[b]) -
-   * logits[b, k])}.
+   * logits[b, k])}; the sum of exponentials a lane sum ({@link Rows#LANES}), as {@link #softmax}'s.
    */
   @Operator
   public static void softmaxCrossEntropy(@Dim int B, @Dim int C, @Shape("B, C") float[] logits,
@@ -73,8 +87,12 @@ public final class Losses {
         m = KMath.max(m, logits[b * C + k]);
       }
       float s = 0f;
-      for (int k = 0; k < C; k++) {
-        s += KMath.exp(logits[b * C + k] - m);
+      for (int j = 0; j < Rows.LANES; j++) {
+        float p = 0f;
+        for (int k = j; k < C; k += Rows.LANES) {
+          p += KMath.exp(logits[b * C + k] - m);
+        }
+        s += p;
       }
       float lse = m + KMath.log(s);
       float l = 0f;
@@ -120,7 +138,8 @@ public final class Losses {
    * The backward pass of {@link #softmaxCrossEntropy} in one row kernel: {@code dlogits[b, k] =
    * dloss[b] * (T_b * p_k - target[b, k])} with {@code p} the row's softmax and {@code T_b} the sum
    * of its targets (1 for a one-hot or probability row), and {@code dtarget[b, k] = dloss[b] *
-   * (logsumexp(logits[b]) - logits[b, k])}.
+   * (logsumexp(logits[b]) - logits[b, k])}. Its sums are lane sums, so that {@code p} is
+   * {@link #softmax}'s to the bit.
    */
   @Gradient(of = "softmaxCrossEntropy")
   public static void softmaxCrossEntropyBackward(@Dim int B, @Dim int C, @Shape("B, C") float[] logits,
@@ -133,9 +152,15 @@ public final class Losses {
       }
       float s = 0f;
       float total = 0f;
-      for (int k = 0; k < C; k++) {
-        s += KMath.exp(logits[b * C + k] - m);
-        total += target[b * C + k];
+      for (int j = 0; j < Rows.LANES; j++) {
+        float p = 0f;
+        float t = 0f;
+        for (int k = j; k < C; k += Rows.LANES) {
+          p += KMath.exp(logits[b * C + k] - m);
+          t += target[b * C + k];
+        }
+        s += p;
+        total += t;
       }
       float lse = m + KMath.log(s);
       float g = dloss[b];

@@ -56,6 +56,15 @@ public final class Rows {
     }
   }
 
+  /**
+   * The lanes of the library's row sums (softmax's, layer norm's): a row's sum written as this
+   * many strided partial sums, {@code for (j < LANES) { p = 0; for (k = j; k < N; k += LANES) p +=
+   * t(k); s += p; }}, which a SIMD kernel adds as vectors in exactly the source's order ("Lane
+   * sums" in LANGUAGE.md). 32 lanes are two AVX-512 vectors or four AVX2 ones: independent chains
+   * of adds, so the sum runs at the vectors' speed.
+   */
+  public static final int LANES = 32;
+
   /** {@code out[b] = sum over n of x[b, n]}, added in order of n. */
   @Operator
   public static void rowSum(

@@ -13,8 +13,16 @@ final class FiniteDifferences {
    * against {@code grad . direction}, within 1% (h = 1e-3 on float sources).
    */
   static void checkDirectional(float[] dy, float[] grad, float[] x, Function<float[], float[]> forward) {
+    checkDirectional(dy, grad, x, forward, 1e-3f);
+  }
+
+  /**
+   * As above with step {@code h}: a larger one where the outputs are large against their
+   * derivatives (a loss summed over a row), so that their float rounding stays small against the
+   * difference.
+   */
+  static void checkDirectional(float[] dy, float[] grad, float[] x, Function<float[], float[]> forward, float h) {
     float[] dir = Data.floats(51, x.length, -1f, 1f);
-    float h = 1e-3f;
     float[] plus = new float[x.length];
     float[] minus = new float[x.length];
     double predicted = 0;
