@@ -29,7 +29,7 @@ final class Ranges {
   private void addLoops(List<Stmt> body) {
     for (Stmt s : body) {
       if (s instanceof Stmt.Loop l) {
-        IndexTerms.addLoopRange(l, ranges);
+        IndexTerms.addLoopRangeCovering(l, ranges); // (bounds only: a superset of a lane nest's range is sound)
         addLoops(l.body());
       }
     }

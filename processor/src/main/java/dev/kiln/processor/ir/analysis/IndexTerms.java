@@ -88,17 +88,26 @@ public final class IndexTerms {
     return b != null && b[0].provablyNonNegative(dims) && extent.subtract(Poly.ONE).subtract(b[1]).provablyNonNegative(dims);
   }
 
-  /**
-   * Adds the range of a sequential loop's index when its bounds are sizes; for a loop starting at
-   * an enclosing loop's index (a lane nest's terms, {@link LaneNest}), the range from that loop's
-   * start: every value the index takes lies in it (a superset where the start moves).
-   */
+  /** Adds the range of a sequential loop's index when its bounds are sizes: exactly the values it takes. */
   public static void addLoopRange(Stmt.Loop loop, Map<String, Poly[]> ranges) {
     Affine lo = AffineAnalysis.affine(loop.lo());
     Affine hi = AffineAnalysis.affine(loop.hi());
     if (lo != null && hi != null && lo.isConstant() && hi.isConstant()) {
       ranges.put(loop.index().name(), new Poly[] {lo.constantPart(), hi.constantPart()});
-    } else if (hi != null && hi.isConstant() && loop.lo() instanceof Expr.Var from && ranges.containsKey(from.name())) {
+    }
+  }
+
+  /**
+   * As {@link #addLoopRange}, and for a loop starting at an enclosing loop's index (a lane nest's
+   * terms, {@link LaneNest}) the range from that loop's start: a range holding every value the
+   * index takes, and more where the start moves. For bounds only (an index within an array, within
+   * a row), never for counting the points a loop visits.
+   */
+  public static void addLoopRangeCovering(Stmt.Loop loop, Map<String, Poly[]> ranges) {
+    addLoopRange(loop, ranges);
+    Affine hi = AffineAnalysis.affine(loop.hi());
+    if (!ranges.containsKey(loop.index().name()) && hi != null && hi.isConstant()
+        && loop.lo() instanceof Expr.Var from && ranges.containsKey(from.name())) {
       ranges.put(loop.index().name(), new Poly[] {ranges.get(from.name())[0], hi.constantPart()});
     }
   }
