@@ -56,6 +56,16 @@ class WrittenBeforeReadTest {
             "      for (int k = 0; k < N; k++) { acc += x[b * N + k]; t[b * N] = acc; }",
             "    }",
             "  }",
+            "  /** Running sums of each row from each start: only t[b, j, k] with k >= j written. */",
+            "  @Operator public static void scanFromEach(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x,",
+            "      @Out @Shape(\"B, N, N\") float[] t) {",
+            "    for (@Parallel int b = 0; b < B; b++) {",
+            "      for (int j = 0; j < N; j++) {",
+            "        float acc = 0f;",
+            "        for (int k = j; k < N; k++) { acc += x[b * N + k]; t[(b * N + j) * N + k] = acc; }",
+            "      }",
+            "    }",
+            "  }",
             "  @Operator public static void colSums(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] t,",
             "      @Out @Shape(\"N\") float[] s) {",
             "    for (@Parallel int k = 0; k < N; k++) {",
@@ -78,6 +88,11 @@ class WrittenBeforeReadTest {
             "    float[] t = new float[B * N];",
             "    scanPositive(B, N, x, t);",
             "    colSums(B, N, t, s);",
+            "  }",
+            "  @Operator public static void triangle(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"N\") float[] s) {",
+            "    float[] t = new float[B * N * N];",
+            "    scanFromEach(B, N, x, t);",
+            "    colSums(B * N, N, t, s);",
             "  }",
             "  @Operator public static void overwritten(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Out @Shape(\"N\") float[] s) {",
             "    float[] t = new float[B * N];",
@@ -112,6 +127,13 @@ class WrittenBeforeReadTest {
   @Test
   void oneWrittenUnderAConditionIsZeroFilled() {
     assertThat(launcher("guarded")).containsMatch("final float\\[\\] t = temporaries\\$\\.floats\\(Checks.size\\([^;]*\\)\\);");
+  }
+
+  @Test
+  void oneWrittenByATriangularLoopIsZeroFilled() {
+    // k from j: the index's range holds [0, N) only as a superset, which counts B * N * N points
+    // where B * N * (N + 1) / 2 are written
+    assertThat(launcher("triangle")).containsMatch("final float\\[\\] t = temporaries\\$\\.floats\\(Checks.size\\([^;]*\\)\\);");
   }
 
   @Test
