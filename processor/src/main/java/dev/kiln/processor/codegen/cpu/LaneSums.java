@@ -137,16 +137,15 @@ final class LaneSums {
     code.endControlFlow();
     String j = loops.names().fresh(n.outer().index().name());
     code.beginControlFlow("for (int $N = 0; $N < $L; $N++)", j, j, lanes, j);
+    List<SimdPlan.Fold> totalFolds = SimdPlan.folds(n.outer());
     for (int t = 0; t < totals.size(); t++) {
-      Stmt.Carried c = totals.get(t);
-      Expr.Binary next = (Expr.Binary) c.next();
-      int i = partials.indexOf(partials.stream().filter(f -> f.carried() == n.partials().get(c)).findFirst().orElseThrow());
-      String s = totalNames.get(t);
-      if (next.left() == c.phi()) {
-        code.addStatement("$N = $N $L $N[$N]", s, s, next.op().javaSymbol(), rows.get(i), j);
-      } else {
-        code.addStatement("$N = $N[$N] $L $N", s, rows.get(i), j, next.op().javaSymbol(), s);
+      Stmt.Carried partial = n.partials().get(totals.get(t));
+      int i = 0;
+      while (partials.get(i).carried() != partial) {
+        i++;
       }
+      code.add(SimdLoops.scalarFold(totalFolds.get(t), CodeBlock.of("$N", totalNames.get(t)),
+          CodeBlock.of("$N[$N]", rows.get(i), j)));
     }
     code.endControlFlow();
     return code.build();
@@ -228,29 +227,10 @@ final class LaneSums {
     code.addStatement("final int $N = $L", index, k);
     VectorBody body = new VectorBody(SimdPlan.forLane(unit.index()), loops.names(), loops.sourceNames(),
         x -> x == unit.index() ? CodeBlock.of("$N", index) : outer.apply(x), code);
-    for (Stmt st : unit.body()) {
-      Stmt.Store store = (Stmt.Store) st;
-      CodeBlock value = body.scalar(store.value());
-      CodeBlock at = body.scalar(store.index());
-      if (SimdPlan.isTrue(store.guard())) {
-        code.addStatement("$N[$L] = $L", store.array().name(), at, value);
-      } else {
-        code.beginControlFlow("if ($L)", body.scalar(store.guard()))
-            .addStatement("$N[$L] = $L", store.array().name(), at, value)
-            .endControlFlow();
-      }
-    }
+    SimdLoops.scalarStores(unit.body(), body, code);
     for (int i = 0; i < partials.size(); i++) {
       SimdPlan.Fold f = partials.get(i);
-      CodeBlock at = CodeBlock.of("$N[$L]", rows.get(i), lane);
-      CodeBlock term = body.scalar(f.term());
-      if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
-        code.addStatement("$L = $T.$L($L, $L)", at, Math.class, f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min", at, term);
-      } else if (f.phiLeft()) {
-        code.addStatement("$L = $L $L $L", at, at, f.op().javaSymbol(), term);
-      } else {
-        code.addStatement("$L = $L $L $L", at, term, f.op().javaSymbol(), at);
-      }
+      code.add(SimdLoops.scalarFold(f, CodeBlock.of("$N[$L]", rows.get(i), lane), body.scalar(f.term())));
     }
   }
 

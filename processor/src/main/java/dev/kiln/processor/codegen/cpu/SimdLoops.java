@@ -585,12 +585,7 @@ final class SimdLoops implements LoopLowering {
       CodeBlock term = source != null ? body.scalar(source)
           : stored != null ? CodeBlock.of("$N[$L]", stored.array().name(), body.scalar(stored.index()))
           : CodeBlock.of("$N[$N - $N]", lanes.get(i), j, from);
-      String sym = f.op().javaSymbol();
-      if (f.phiLeft()) {
-        code.addStatement("$N = $N $L $L", carried.get(i), carried.get(i), sym, term);
-      } else {
-        code.addStatement("$N = $L $L $N", carried.get(i), term, sym, carried.get(i));
-      }
+      code.add(scalarFold(f, CodeBlock.of("$N", carried.get(i)), term));
     }
     code.endControlFlow();
   }
@@ -605,7 +600,28 @@ final class SimdLoops implements LoopLowering {
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", k) : phis.containsKey(v) ? CodeBlock.of("$N", phis.get(v)) : outer.apply(v),
         code);
-    for (Stmt s : l.body()) {
+    scalarStores(l.body(), body, code);
+    for (int i = 0; i < folds.size(); i++) {
+      SimdPlan.Fold f = folds.get(i);
+      if (partial.containsKey(f.carried())) {
+        Partial p = partial.get(f.carried());
+        code.add(p.sum().addTerm(p.parts(), k, first, body.scalar(p.sum().term())));
+      } else if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN
+          || f.kind() == SimdPlan.FoldKind.IN_ORDER) {
+        code.add(scalarFold(f, CodeBlock.of("$N", carried.get(i)), body.scalar(f.term())));
+      }
+    }
+    // "seen so far" last: the other folds' terms (and the stores) use its value before this iteration
+    for (int i = 0; i < folds.size(); i++) {
+      if (folds.get(i).kind() == SimdPlan.FoldKind.ANY) {
+        code.addStatement("$N = $N || $L", carried.get(i), carried.get(i), body.scalar(folds.get(i).term()));
+      }
+    }
+  }
+
+  /** {@code stores} (a loop's body) as scalar statements, each under its guard. */
+  static void scalarStores(List<Stmt> stores, VectorBody body, CodeBlock.Builder code) {
+    for (Stmt s : stores) {
       Stmt.Store store = (Stmt.Store) s;
       CodeBlock value = body.scalar(store.value());
       CodeBlock index = body.scalar(store.index());
@@ -617,31 +633,21 @@ final class SimdLoops implements LoopLowering {
             .endControlFlow();
       }
     }
-    for (int i = 0; i < folds.size(); i++) {
-      SimdPlan.Fold f = folds.get(i);
-      String c = carried.get(i);
-      if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
-        code.addStatement("$N = $T.$L($N, $L)", c, Math.class, f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min", c,
-            body.scalar(f.term()));
-      } else if (partial.containsKey(f.carried())) {
-        Partial p = partial.get(f.carried());
-        code.add(p.sum().addTerm(p.parts(), k, first, body.scalar(p.sum().term())));
-      } else if (f.kind() == SimdPlan.FoldKind.IN_ORDER) {
-        CodeBlock term = body.scalar(f.term());
-        String sym = f.op().javaSymbol();
-        if (f.phiLeft()) {
-          code.addStatement("$N = $N $L $L", c, c, sym, term);
-        } else {
-          code.addStatement("$N = $L $L $N", c, term, sym, c);
-        }
-      }
+  }
+
+  /**
+   * The scalar statement folding {@code term} into {@code acc} as {@code f} does: {@code
+   * Math.max}/{@code min}, or its operator with the accumulator on the source's side.
+   */
+  static CodeBlock scalarFold(SimdPlan.Fold f, CodeBlock acc, CodeBlock term) {
+    if (f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN) {
+      return CodeBlock.builder().addStatement("$L = $T.$L($L, $L)", acc, Math.class,
+          f.kind() == SimdPlan.FoldKind.MAX ? "max" : "min", acc, term).build();
     }
-    // "seen so far" last: the other folds' terms (and the stores) use its value before this iteration
-    for (int i = 0; i < folds.size(); i++) {
-      if (folds.get(i).kind() == SimdPlan.FoldKind.ANY) {
-        code.addStatement("$N = $N || $L", carried.get(i), carried.get(i), body.scalar(folds.get(i).term()));
-      }
-    }
+    String sym = f.op().javaSymbol();
+    return f.phiLeft()
+        ? CodeBlock.builder().addStatement("$L = $L $L $L", acc, acc, sym, term).build()
+        : CodeBlock.builder().addStatement("$L = $L $L $L", acc, term, sym, acc).build();
   }
 
   /** One vector of iterations: the stores, then each fold. */
@@ -703,13 +709,8 @@ final class SimdLoops implements LoopLowering {
         String j = names.fresh("lane");
         String spill = lanes.get(i);
         code.addStatement("$L.intoArray($N, 0)", body.vector(f.term()), spill);
-        String sym = f.op().javaSymbol();
         code.beginControlFlow("for (int $N = 0; $N < $N.length; $N++)", j, j, spill, j);
-        if (f.phiLeft()) {
-          code.addStatement("$N = $N $L $N[$N]", carried.get(i), carried.get(i), sym, spill, j);
-        } else {
-          code.addStatement("$N = $N[$N] $L $N", carried.get(i), spill, j, sym, carried.get(i));
-        }
+        code.add(scalarFold(f, CodeBlock.of("$N", carried.get(i)), CodeBlock.of("$N[$N]", spill, j)));
         code.endControlFlow();
         continue;
       }
