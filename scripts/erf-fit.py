@@ -23,50 +23,14 @@ Needs numpy and scipy. Run: python3 scripts/erf-fit.py
 import numpy as np
 from scipy.special import erf
 
-f32 = np.float32
+from rational_fit import f32, fit, nudge, quotient, ulps_of, worst
+
 ONE, DEG, NUDGES = 3.92, 5, 300
 
 
-def fit(zmax, iters=100):
-    z = (1 - np.cos(np.linspace(0, np.pi, 8000))) / 2 * zmax
-    u = z / zmax
+def erf_ratio(z):
     a = np.sqrt(z)
-    f = np.where(z > 0, erf(a) / np.where(a > 0, a, 1), 2 / np.sqrt(np.pi))
-    w, q_prev, best = np.ones_like(u), np.ones_like(u), None
-    for _ in range(iters):
-        powers = np.vander(u, DEG + 1, increasing=True)
-        m = np.hstack([powers, -f[:, None] * powers[:, 1:]])
-        scale = np.sqrt(w) / (np.abs(f) * q_prev)
-        sol, *_ = np.linalg.lstsq(m * scale[:, None], f * scale, rcond=None)
-        p, q = sol[:DEG + 1], np.concatenate([[1], sol[DEG + 1:]])
-        q_prev = np.abs(np.polyval(q[::-1], u))
-        err = (np.polyval(p[::-1], u) / np.polyval(q[::-1], u) - f) / f
-        if best is None or np.max(np.abs(err)) < best[2]:
-            best = (p.copy(), q.copy(), np.max(np.abs(err)))
-        w = w * np.abs(err)
-        w /= w.sum()
-    p, q, _ = best
-    k = np.arange(DEG + 1)
-    return [f32(c) for c in p / zmax ** k], [f32(c) for c in q / zmax ** k]
-
-
-def fma(a, b, c):
-    """One fused multiply-add in float32 (through double: the product is exact, then two roundings)."""
-    return (a.astype(np.float64) * b.astype(np.float64) + np.float64(c)).astype(f32)
-
-
-def horner(cs, z):
-    """cs[0] + cs[1] z + ... in float32, a fused multiply-add a step, from the highest power."""
-    s = np.full_like(z, cs[-1])
-    for c in reversed(cs[:-1]):
-        s = fma(s, z, c)
-    return s
-
-
-def quotient(x, p, q):
-    """x * P(x*x) / Q(x*x), rounded as FloatMath.erf rounds it."""
-    z = x * x
-    return (x * horner(p, z)) / horner(q, z), z
+    return np.where(z > 0, erf(a) / np.where(a > 0, a, 1), 2 / np.sqrt(np.pi))
 
 
 def kiln_erff(x, p, q):
@@ -83,35 +47,13 @@ def unclamped(x, p, q, zmax):
     return np.where(z >= zmax, f32(1), r)
 
 
-def worst(values, ref, ulp):
-    return np.max(np.abs(values.astype(np.float64) - ref) / np.maximum(ulp, 1e-45))
-
-
-def nudged(cs, rng):
-    """Each coefficient but the first, with probability 0.3, one float up or down (in that order of draws)."""
-    out = [f32(cs[0])]
-    for c in cs[1:]:
-        if rng.random() < 0.3:
-            c = np.nextafter(f32(c), f32(np.inf) if rng.random() < .5 else f32(-np.inf))
-        out.append(f32(c))
-    return out
-
-
 if __name__ == "__main__":
     zmax = f32(f32(ONE) * f32(ONE))
-    p, q = fit(float(zmax))
+    p, q = fit(erf_ratio, float(zmax), DEG, DEG)
     x = np.arange(0, f32(4.5).view(np.int32), 97, dtype=np.int64).astype(np.int32).view(f32)
     ref = erf(x.astype(np.float64))
-    r32 = np.abs(ref.astype(f32))
-    ulp = np.minimum(np.spacing(r32), np.spacing(np.nextafter(r32, f32(0)))).astype(np.float64)
-    best = (worst(unclamped(x, p, q, zmax), ref, ulp), p, q)
-    rng = np.random.default_rng(1)
-    for _ in range(NUDGES):
-        cp, cq = nudged(best[1], rng), nudged(best[2], rng)
-        e = worst(unclamped(x, cp, cq, zmax), ref, ulp)
-        if e < best[0]:
-            best = (e, cp, cq)
-    _, p, q = best
+    ulp = ulps_of(ref)
+    p, q = nudge(p, q, lambda cp, cq: worst(unclamped(x, cp, cq, zmax), ref, ulp), NUDGES)
     e = worst(kiln_erff(x, p, q), ref, ulp)
     print("P (z^0 first):", ", ".join(repr(float(c)) + "f" for c in p))
     print("Q (z^0 first):", ", ".join(repr(float(c)) + "f" for c in q))

@@ -19,11 +19,11 @@
 namespace kiln {
 
 // ---- float exp, tanh and sigmoid: the same operations, in the same order, as dev.kiln.FloatMath ----
-// (Cody-Waite reduction and Cephes' single-precision polynomials). __fmaf_rn where FloatMath calls
+// (exp: Cody-Waite reduction and Cephes' single-precision polynomial; tanh: a fitted quotient). __fmaf_rn where FloatMath calls
 // Math.fma (both a correctly rounded fused multiply-add), and __fmul_rn/__fadd_rn/__fdiv_rn elsewhere
 // to keep nvcc from fusing the other multiply-adds, so the device computes the CPU's bits exactly.
 
-// Branch-free: every lane computes the polynomial (and tanh and erf both of theirs) and selects
+// Branch-free: every lane computes the polynomial or quotient (for every argument) and selects
 // the result, so that a warp never splits on the argument's range and the independent chains
 // overlap; each result is the same operations on the same values as FloatMath's branch, so the
 // bits are the same. Arguments outside a formula's range are clamped or selected away before they
@@ -57,19 +57,26 @@ __device__ __forceinline__ float exp_float(float x) {
 }
 
 __device__ __forceinline__ float tanh_float(float x) {
-  float a = fabsf(x);
-  float z = __fmul_rn(x, x);
-  float p = -5.70498872745E-3f;
-  p = __fmaf_rn(p, z, 2.06390887954E-2f);
-  p = __fmaf_rn(p, z, -5.37397155531E-2f);
-  p = __fmaf_rn(p, z, 1.33314422036E-1f);
-  p = __fmaf_rn(p, z, -3.33332819422E-1f);
-  const float small = __fmaf_rn(__fmul_rn(p, z), x, x);
-  float s = exp_float(__fmul_rn(2.0f, a));
-  const float large = copysignf(__fsub_rn(1.0f, __fdiv_rn(2.0f, __fadd_rn(s, 1.0f))), x);
-  float r = a < 9.1f ? large : (a != a ? x : copysignf(1.0f, x));
-  r = a < 0.625f ? small : r;
-  return a < 0x1p-12f ? x : r;
+  const float a = fabsf(x);
+  const float z = __fmul_rn(a, a);
+  float p = -8.51024979653392e-14f;
+  p = __fmaf_rn(p, z, 5.289756480064689e-11f);
+  p = __fmaf_rn(p, z, -2.025711687281273e-08f);
+  p = __fmaf_rn(p, z, 1.1163801900693215e-05f);
+  p = __fmaf_rn(p, z, 0.0031049696262925863f);
+  p = __fmaf_rn(p, z, 0.13084952533245087f);
+  p = __fmaf_rn(p, z, 1.0f);
+  float q = 0.0002547555777709931f;
+  q = __fmaf_rn(q, z, 0.024499323219060898f);
+  q = __fmaf_rn(q, z, 0.4641827940940857f);
+  q = __fmaf_rn(q, z, 1.0f);
+  // positive (or +0) below 9.02; above, garbage that the selects replace
+  const float r = __fdiv_rn(__fmul_rn(a, p), q);
+  const int bits = __float_as_int(r);
+  const int magnitude = bits < 0x3f800000 ? bits : 0x3f800000;
+  const float t = __int_as_float(magnitude | (__float_as_int(x) & (int) 0x80000000));
+  const float r1 = a < 9.02f ? t : copysignf(1.0f, x);
+  return x != x ? x : r1;
 }
 
 __device__ __forceinline__ float sigmoid_float(float x) {

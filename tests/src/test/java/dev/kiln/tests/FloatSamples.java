@@ -15,7 +15,7 @@ public final class FloatSamples {
     Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE,
     Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 88.72283935546875f, 88.72284f, -103.972084045410156f,
     -103.97209f, -87.33655f, -87.33654f, 0.625f, -0.625f, 0.95f, -0.95f, 0.94999999f, 3.92f, -3.92f, 3.9199998f, 3.9192059f, 3.9965382f, -3.9965382f, 2.4e4f, -2.4e4f,
-    0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 1f, -1f, Float.intBitsToFloat(0x7fc00001),
+    0x1p-12f, -0x1p-12f, 9.1f, -9.1f, 9.0999994f, 9.02f, -9.02f, 9.019999f, 9.0109f, 7.34793f, -7.34793f, 1f, -1f, Float.intBitsToFloat(0x7fc00001),
     Float.intBitsToFloat(0xffc00000)
   };
 

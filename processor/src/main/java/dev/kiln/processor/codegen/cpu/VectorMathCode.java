@@ -94,23 +94,22 @@ final class VectorMathCode extends VectorStatements {
     return vec("expP", "$N.mul($N.mul($N)).add($N).add(1f)", p, r, r, r);
   }
 
-  /** FloatMath.tanh: 1 - 2 / (exp(2|x|) + 1) with x's sign; an odd polynomial below 0.625; saturated from 9.1. */
+  /**
+   * FloatMath.tanh: {@code |x| * P(x²) / Q(x²)}, its magnitude clamped to 1 by an int minimum on its
+   * bits, x's sign; +-1 blended in from |x| = 9.02 on (where the quotient may be garbage: x² or P
+   * overflow) and a NaN argument blended back (the clamp would make it 1).
+   */
   String tanh(String x) {
     String a = vec("tanhA", "$N.abs()", x);
+    String z = vec("tanhZ", "$N.mul($N)", a, a);
+    String p = horner("tanhP", z, "-8.51024979653392e-14", "5.289756480064689e-11", "-2.025711687281273e-08", "1.1163801900693215e-05", "0.0031049696262925863", "0.13084952533245087", "1.0");
+    String q = horner("tanhQ", z, "0.0002547555777709931", "0.024499323219060898", "0.4641827940940857", "1.0");
+    String r = vec("tanhR", "$N.mul($N).div($N)", a, p, q);
     String sign = ints("tanhSign", "$N.reinterpretAsInts().and(0x80000000)", x);
-    String s = expNormal(vec("tanhA2", "$N.mul(2f)", a)); // 2|x| < 18.2 on the lanes kept
-    String t = vec("tanhT", "$N.broadcast(1f).sub($N.broadcast(2f).div($N.add(1f)))", s, s, s);
-    String result = vec("tanh", "$N.reinterpretAsInts().and(0x7fffffff).or($N).reinterpretAsFloats()", t, sign);
-    String z = vec("tanhZ", "$N.mul($N)", x, x);
-    String p = horner("tanhP", z, "-5.70498872745E-3", "2.06390887954E-2", "-5.37397155531E-2", "1.33314422036E-1",
-        "-3.33332819422E-1");
-    String small = vec("tanhSmall", "$N.mul($N).fma($N, $N)", p, z, x, x);
-    result = vec("tanh", "$N.blend($N, $N.lt(0.625f))", result, small, a);
-    result = vec("tanh", "$N.blend($N, $N.lt(0x1p-12f))", result, x, a);
-    String saturated = vec("tanhOne", "$N.or(0x3f800000).reinterpretAsFloats()", sign);
-    // a NaN lane fails every comparison, so it keeps the NaN the exponential's branch computed
-    String notBelow = mask("tanhBig", "$N.compare($T.GE, 9.1f)", a, VECTOR_OPERATORS);
-    return vec("tanh", "$N.blend($N, $N)", result, saturated, notBelow);
+    String t = vec("tanh", "$N.reinterpretAsInts().min(0x3f800000).or($N).reinterpretAsFloats()", r, sign);
+    String one = vec("tanhOne", "$N.or(0x3f800000).reinterpretAsFloats()", sign);
+    t = vec("tanh", "$N.blend($N, $N.compare($T.GE, 9.02f))", t, one, a, VECTOR_OPERATORS);
+    return vec("tanh", "$N.blend($N, $N.test($T.IS_NAN))", t, x, x, VECTOR_OPERATORS);
   }
 
   /**
