@@ -26,6 +26,9 @@ public final class CpuExecutor {
 
   private static volatile ForkJoinPool pool;
 
+  /** Workers created so far, which number their names (kiln-cpu-0, kiln-cpu-1, ...). */
+  private static final java.util.concurrent.atomic.AtomicInteger WORKERS_NAMED = new java.util.concurrent.atomic.AtomicInteger();
+
   private CpuExecutor() {}
 
   /** A range of the outermost grid dimension, {@code [lo, hi)}, that one task runs. */
@@ -228,7 +231,8 @@ public final class CpuExecutor {
   private static java.util.concurrent.ForkJoinWorkerThread newThread(ForkJoinPool p) {
     java.util.concurrent.ForkJoinWorkerThread t =
         ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-    t.setName("kiln-cpu-" + t.getPoolIndex());
+    // not getPoolIndex(): a worker registers with its pool when it starts, so here every one is 0
+    t.setName("kiln-cpu-" + WORKERS_NAMED.getAndIncrement());
     t.setDaemon(true);
     return t;
   }

@@ -28,6 +28,25 @@ class CpuExecutorTest {
   }
 
   @Test
+  void eachPoolWorkerHasANameOfItsOwn() {
+    java.util.Map<Thread, String> names = new java.util.concurrent.ConcurrentHashMap<>();
+    for (int call = 0; call < 4; call++) {
+      CpuExecutor.forEachChunk(64, 64, (chunk, lo, hi) -> {
+        names.put(Thread.currentThread(), Thread.currentThread().getName());
+        try {
+          Thread.sleep(2); // long enough for every worker to take chunks
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    names.values().forEach(n -> assertEquals(true, n.matches("kiln-cpu-[0-9]+"), n));
+    // the names were all kiln-cpu-0 (a worker's pool index is 0 until it starts), which made
+    // profiles and thread dumps show one worker where there were several
+    assertEquals(names.size(), new java.util.HashSet<>(names.values()).size(), "names " + names.values());
+  }
+
+  @Test
   void flatChunksOnlyWhenTheOuterDimensionIsTooShortForThePool() {
     int threads = CpuExecutor.threads();
     assertEquals(0, CpuExecutor.flatChunks(threads * 64, 1 << 16, 1L << 20), "enough rows for every thread");
