@@ -40,10 +40,38 @@ class CpuExecutorTest {
         }
       });
     }
+    names.remove(Thread.currentThread()); // the caller runs chunks too
     names.values().forEach(n -> assertEquals(true, n.matches("kiln-cpu-[0-9]+"), n));
     // the names were all kiln-cpu-0 (a worker's pool index is 0 until it starts), which made
     // profiles and thread dumps show one worker where there were several
     assertEquals(names.size(), new java.util.HashSet<>(names.values()).size(), "names " + names.values());
+  }
+
+  @Test
+  void theCallerRunsChunksBesideThePoolAndReturnsAfterAllEnded() {
+    int chunks = 64;
+    java.util.Set<Thread> runners = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    AtomicInteger ended = new AtomicInteger();
+    int[] covered = new int[1000];
+    CpuExecutor.forEachChunk(covered.length, chunks, (chunk, lo, hi) -> {
+      runners.add(Thread.currentThread());
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+      for (int i = lo; i < hi; i++) {
+        covered[i]++;
+      }
+      ended.incrementAndGet();
+    });
+    assertEquals(chunks, ended.get(), "every chunk had ended when the call returned");
+    for (int i = 0; i < covered.length; i++) {
+      assertEquals(1, covered[i], "index " + i + " runs in exactly one chunk");
+    }
+    // 64 chunks of a millisecond each: the caller takes some (it starts at once; before 2026-11-29
+    // it only waited, and a parked worker could leave a short call to a single thread)
+    assertEquals(true, runners.contains(Thread.currentThread()), "the caller ran chunks: " + runners);
   }
 
   @Test
