@@ -35,9 +35,10 @@ import javax.lang.model.element.Modifier;
 final class SimdFission {
   /**
    * Workers a stage runs at a time: scratch rows of 1 KB, which stay in L1 with the block's inputs
-   * however many stages there are. Rows of 2048 (8 KB each; the LSTM cell's five made 40 KB) left
-   * its forward kernel 1.35-1.5x as long on an AMD EPYC with 48 KB of L1 (B = H = 1024: 1.07-1.15
-   * ms; 512 workers 0.96-1.11, 256 0.71-0.85, 128 0.76-0.82, 64 0.91-0.97).
+   * however many stages there are. Rows of 2048 (8 KB each; the LSTM cell's five made 20 KB at
+   * H = 1024, 40 KB from H = 2048, beside the block's inputs) left its forward kernel about 1.35x as
+   * long on an AMD EPYC with 48 KB of L1 (B = H = 1024, over several runs: 2048 workers 1.07-1.24
+   * ms, 512 0.96-1.11, 256 0.71-0.96, 128 0.76-0.82, 64 0.91-0.97).
    */
   private static final int BLOCK = 256;
 
