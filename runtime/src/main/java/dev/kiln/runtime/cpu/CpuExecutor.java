@@ -118,8 +118,7 @@ public final class CpuExecutor {
    * As {@link #forEachChunk(int, int, ChunkBody)} for a generated kernel: an index out of bounds in
    * any chunk, on any thread, reaches the caller as an {@link ArrayIndexOutOfBoundsException}
    * whose message names {@code kernel} (the operator and its source line) and keeps the array's
-   * own message, scalar and SIMD kernels alike (a vector load throws the superclass), and with
-   * that message rather than a fork-join pool's copy of the exception without one.
+   * own message, scalar and SIMD kernels alike (a vector load throws the superclass).
    */
   public static void forEachChunk(String kernel, int n, int chunks, ChunkBody body) {
     forEachChunk(kernel, n, chunks, body, null);
@@ -150,19 +149,7 @@ public final class CpuExecutor {
         throw new KernelIndexOutOfBoundsException(kernel, e);
       }
     };
-    try {
-      forEachChunk(n, chunks, named);
-    } catch (RuntimeException e) {
-      // the pool rethrows a task's exception in the caller as a new one of the same class when it
-      // can construct one (KernelIndexOutOfBoundsException has no constructor it could use); the
-      // original is its cause either way
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof KernelIndexOutOfBoundsException k) {
-          throw k;
-        }
-      }
-      throw e;
-    }
+    forEachChunk(n, chunks, named); // rethrows the chunk's own exception, not a copy
   }
 
   /**
