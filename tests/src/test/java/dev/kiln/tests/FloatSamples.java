@@ -19,8 +19,14 @@ public final class FloatSamples {
     Float.intBitsToFloat(0xffc00000)
   };
 
-  /** Every {@code step}-th float bit pattern from 0, then {@link #SPECIALS}. */
+  /**
+   * Every {@code step}-th float bit pattern from 0, then {@link #SPECIALS}. For a step below 16,
+   * whose samples would not fit one array, walk the bit patterns with {@link #range} instead.
+   */
   public static float[] everyNth(long step) {
+    if (step < 16) {
+      throw new IllegalArgumentException("every " + step + "th float is too many for one array; use range()");
+    }
     int sampled = (int) (0x100000000L / step) + 1;
     float[] in = new float[sampled + SPECIALS.length];
     int n = 0;
@@ -29,6 +35,15 @@ public final class FloatSamples {
     }
     System.arraycopy(SPECIALS, 0, in, n, SPECIALS.length);
     return Arrays.copyOf(in, n + SPECIALS.length);
+  }
+
+  /** The {@code count} float bit patterns from {@code start} on (as unsigned ints), in order. */
+  public static float[] range(long start, int count) {
+    float[] in = new float[count];
+    for (int k = 0; k < count; k++) {
+      in[k] = Float.intBitsToFloat((int) (start + k));
+    }
+    return in;
   }
 
   /**

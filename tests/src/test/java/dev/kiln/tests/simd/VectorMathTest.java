@@ -17,10 +17,13 @@ import org.junit.jupiter.api.Test;
  * kernel of a one-function operator ({@link MathOps}), whole vectors and the scalar tail alike.
  */
 class VectorMathTest {
-  private static final long STEP = Boolean.getBoolean("kiln.ulp.exhaustive") ? 1 : 997;
+  /** With {@code -Dkiln.ulp.exhaustive=true}: every float, in blocks of {@link #BLOCK}, then the specials. */
+  private static final boolean EXHAUSTIVE = Boolean.getBoolean("kiln.ulp.exhaustive");
 
-  /** Every STEP-th float bit pattern, then the specials. */
-  private static final float[] INPUTS = FloatSamples.everyNth(STEP);
+  private static final int BLOCK = 1 << 24;
+
+  /** Every 997th float bit pattern, then the specials. */
+  private static final float[] SAMPLED = EXHAUSTIVE ? new float[0] : FloatSamples.everyNth(997);
 
   @Test
   void theSimdKernelsRunInThisCheck() {
@@ -72,7 +75,14 @@ class VectorMathTest {
   }
 
   private static void check(String name, UnaryOperator<Float> scalar, BiConsumer<float[], float[]> simd) {
-    check(name, scalar, simd, INPUTS);
+    if (!EXHAUSTIVE) {
+      check(name, scalar, simd, SAMPLED);
+      return;
+    }
+    for (long start = 0; start <= 0xffffffffL; start += BLOCK) {
+      check(name, scalar, simd, FloatSamples.range(start, BLOCK));
+    }
+    check(name, scalar, simd, FloatSamples.SPECIALS);
   }
 
   private static void check(String name, UnaryOperator<Float> scalar, BiConsumer<float[], float[]> simd, float[] inputs) {
