@@ -48,45 +48,52 @@ final class VectorMathCode extends VectorStatements {
    * comparisons and stays NaN through the polynomial and the scaling.
    */
   String exp(String x) {
-    String n = names.fresh("expN");
-    String p = expPolynomial(x, n);
+    return exp(x, false);
+  }
+
+  /**
+   * As {@link #exp(String)}; {@code neverPositive} says that no lane of x is above zero (a sigmoid's
+   * {@code -|x|}), so that only the low bound needs testing: one comparison where |x| needs two
+   * operations. Either test sends the same lanes down each path for such an x, NaN included.
+   */
+  private String exp(String x, boolean neverPositive) {
+    String biased = names.fresh("expB");
+    String p = expPolynomial(x, biased);
     String e = names.fresh("exp");
     out.addStatement("$T $N", FLOAT_VECTOR, e);
-    out.beginControlFlow("if ($N.abs().compare($T.GT, 87.3f).anyTrue())", x, VECTOR_OPERATORS);
+    if (neverPositive) {
+      out.beginControlFlow("if ($N.compare($T.LT, -87.3f).anyTrue())", x, VECTOR_OPERATORS);
+    } else {
+      out.beginControlFlow("if ($N.abs().compare($T.GT, 87.3f).anyTrue())", x, VECTOR_OPERATORS);
+    }
+    String n = ints("expN", "$N.sub(127)", biased);
     String n1 = ints("expN", "$N.lanewise($T.ASHR, 1)", n, VECTOR_OPERATORS);
     String scale1 = vec("expS", "$N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n1, VECTOR_OPERATORS);
-    String scale2 = vec("expS", "$N.sub($N).add(127).lanewise($T.LSHL, 23).reinterpretAsFloats()", n, n1,
+    String scale2 = vec("expS", "$N.sub($N).lanewise($T.LSHL, 23).reinterpretAsFloats()", biased, n1,
         VECTOR_OPERATORS);
     String whole = vec("exp", "$N.mul($N).mul($N)", p, scale1, scale2);
     whole = vec("exp", "$N.blend(0f, $N.lt(-103.972084045410156f))", whole, x);
     out.addStatement("$N = $N.blend($T.POSITIVE_INFINITY, $N.compare($T.GT, 88.72283935546875f))", e, whole,
         Float.class, x, VECTOR_OPERATORS);
     out.nextControlFlow("else");
-    out.addStatement("$N = $N.mul($N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats())", e, p, n,
+    out.addStatement("$N = $N.mul($N.lanewise($T.LSHL, 23).reinterpretAsFloats())", e, p, biased,
         VECTOR_OPERATORS);
     out.endControlFlow();
     return e;
   }
 
   /**
-   * FloatMath.exp on the lanes whose result is a normal float (x between -87.3 and 88.7), the only
-   * lanes tanh and erf keep: 2^n as one factor (the two halves' product is that power exactly there)
-   * and none of the blends for infinities, zeros and NaN. The other lanes hold garbage that the
-   * caller's own blends replace.
+   * The reduction and polynomial of FloatMath.exp; declares the integer vector {@code biased}, the
+   * power of two plus the exponent bias 127 (the scale 2^n's exponent field, and n itself less a
+   * subtraction on the path that needs it).
    */
-  private String expNormal(String x) {
-    String n = names.fresh("expN");
-    String p = expPolynomial(x, n);
-    return vec("exp", "$N.mul($N.add(127).lanewise($T.LSHL, 23).reinterpretAsFloats())", p, n, VECTOR_OPERATORS);
-  }
-
-  /** The reduction and polynomial of FloatMath.exp; declares the integer vector {@code n} (the power of two). */
-  private String expPolynomial(String x, String n) {
+  private String expPolynomial(String x, String biased) {
     String t = vec("expT", "$N.fma(1.44269504088896341f, 12582912f)", x);
     String kf = vec("expK", "$N.sub(12582912f)", t);
-    // t = 1.5 * 2^23 + n exactly, so its low bits are n: FloatMath's (int) kf, with no conversion
-    out.addStatement("final $T $N = $N.reinterpretAsInts().sub($L)", INT_VECTOR, n, t,
-        Float.floatToRawIntBits(12582912f));
+    // t = 1.5 * 2^23 + n exactly, so its low bits are n: FloatMath's (int) kf, with no conversion,
+    // and the bias added in the same subtraction
+    out.addStatement("final $T $N = $N.reinterpretAsInts().sub($L)", INT_VECTOR, biased, t,
+        Float.floatToRawIntBits(12582912f) - 127);
     String r = vec("expR", "$N.fma($N.broadcast(-0.693359375f), $N)", kf, x, x);
     r = vec("expR", "$N.fma($N.broadcast(2.12194440e-4f), $N)", kf, x, r);
     String p = horner("expP", r, "1.9875691500E-4", "1.3981999507E-3", "8.3334519073E-3", "4.1665795894E-2",
@@ -96,19 +103,21 @@ final class VectorMathCode extends VectorStatements {
 
   /**
    * FloatMath.tanh: {@code |x| * P(x²) / Q(x²)}, its magnitude clamped to 1 by an int minimum on its
-   * bits, x's sign; +-1 blended in from |x| = 9.02 on (where the quotient may be garbage: x² or P
-   * overflow) and a NaN argument blended back (the clamp would make it 1).
+   * bits, x's sign, and a NaN argument blended back (the clamps would make it 1). Where FloatMath
+   * returns +-1 from |x| = 9.02 on by a branch, the lanes here clamp |x| to 9.02 first (an int
+   * minimum on its bits, which takes +Inf and NaN there too): the quotient at 9.02 is 1.0f exactly
+   * (VectorMathTest checks the lanes above it), so they give FloatMath's +-1 with no comparison,
+   * blend or second constant, and no lane's x² or P overflows.
    */
   String tanh(String x) {
-    String a = vec("tanhA", "$N.abs()", x);
+    String a = vec("tanhA", "$N.abs().reinterpretAsInts().min($L).reinterpretAsFloats()", x,
+        Float.floatToRawIntBits(9.02f));
     String z = vec("tanhZ", "$N.mul($N)", a, a);
     String p = horner("tanhP", z, "-8.51024979653392e-14", "5.289756480064689e-11", "-2.025711687281273e-08", "1.1163801900693215e-05", "0.0031049696262925863", "0.13084952533245087", "1.0");
     String q = horner("tanhQ", z, "0.0002547555777709931", "0.024499323219060898", "0.4641827940940857", "1.0");
     String r = vec("tanhR", "$N.mul($N).div($N)", a, p, q);
     String sign = ints("tanhSign", "$N.reinterpretAsInts().and(0x80000000)", x);
     String t = vec("tanh", "$N.reinterpretAsInts().min(0x3f800000).or($N).reinterpretAsFloats()", r, sign);
-    String one = vec("tanhOne", "$N.or(0x3f800000).reinterpretAsFloats()", sign);
-    t = vec("tanh", "$N.blend($N, $N.compare($T.GE, 9.02f))", t, one, a, VECTOR_OPERATORS);
     return vec("tanh", "$N.blend($N, $N.test($T.IS_NAN))", t, x, x, VECTOR_OPERATORS);
   }
 
@@ -119,7 +128,8 @@ final class VectorMathCode extends VectorStatements {
    * division (the slowest vector instruction here). A NaN lane fails the comparison and divides NaN.
    */
   String sigmoid(String x) {
-    String e = exp(vec("sigmoidA", "$N.abs().neg()", x));
+    // -|x| by setting the sign bit: one operation where abs().neg() is two, the same bits
+    String e = exp(vec("sigmoidA", "$N.reinterpretAsInts().or(0x80000000).reinterpretAsFloats()", x), true);
     String d = vec("sigmoidD", "$N.add(1f)", e);
     String numerator = vec("sigmoidN", "$N.blend(1f, $N.compare($T.GE, 0f))", e, x, VECTOR_OPERATORS);
     return vec("sigmoid", "$N.div($N)", numerator, d);
