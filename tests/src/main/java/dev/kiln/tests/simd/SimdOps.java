@@ -308,6 +308,25 @@ public final class SimdOps {
     }
   }
 
+  /**
+   * A row's maximum and minimum in one loop: the SIMD form keeps two accumulators for each (a loop
+   * of max and min folds only), combined after the loop.
+   */
+  @Operator
+  public static void rowExtremes(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B") float[] hi,
+      @Out @Shape("B") float[] lo) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float h = Float.NEGATIVE_INFINITY;
+      float l = Float.POSITIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        h = max(h, x[b * N + k]);
+        l = min(l, x[b * N + k]);
+      }
+      hi[b] = h;
+      lo[b] = l;
+    }
+  }
+
   /** Every fold: min, product, difference with the carried value on either side, an untouched value. */
   @Operator
   public static void folds(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,

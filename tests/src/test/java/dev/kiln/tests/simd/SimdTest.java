@@ -64,6 +64,7 @@ class SimdTest {
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
     expected.put("guardedDivision", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
     expected.put("folds", "yes, 1 of 1 sequential loops as vectors, 4 rows at a time");
+    expected.put("rowExtremes", "yes, 1 of 1 sequential loops as vectors");
     expected.put("partialRows", "yes, 1 of 1 sequential loops as vectors");
     expected.put("rewritten", "yes, 2 of 2 sequential loops as vectors");
     expected.put("overlappingStores", "no, neighbouring workers do not write neighbouring elements of y; "
@@ -93,12 +94,14 @@ class SimdTest {
     expected.put("softmaxSaving_k0", expected.get("softmax"));
     expected.put("weightedSoftmaxSaving_k0", expected.get("weightedSoftmax"));
     expected.put("firstMaxSaving_k0", expected.get("firstMax"));
+    expected.put("rowExtremesSaving_k0", expected.get("rowExtremes"));
     expected.put("columnFoldsGradSaved_k0", "no, neighbouring workers do not write neighbouring elements of adj$x$1; "
         + "its loops: a read of x is not unit-stride in b");
     expected.put("columnFoldsGradSaved_k1", "no, a read of adj$x$1 is not unit-stride in j1");
     expected.put("softmaxGradSaved_k0", "yes, 4 of 4 sequential loops as vectors, exp kept per worker for a later loop, 4 rows at a time");
     expected.put("weightedSoftmaxGradSaved_k0", "yes, 4 of 4 sequential loops as vectors");
     expected.put("firstMaxGradSaved_k0", "yes, 3 of 3 sequential loops as vectors, 4 rows at a time");
+    expected.put("rowExtremesGradSaved_k0", "yes, 2 of 2 sequential loops as vectors");
     Map<String, String> listed = new LinkedHashMap<>();
     try (InputStream in = SimdOps.class.getResourceAsStream("/META-INF/kiln/dev/kiln/tests/simd/SimdOps.ir.txt")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -441,6 +444,52 @@ class SimdTest {
     SimdOpsSimdKernels.columnFolds(cut, n, rows, n, x, w, direct[0], direct[1]);
     same("columnFolds' sums", want[0], got[0], direct[0]);
     same("columnFolds' maxima", want[1], got[1], direct[1]);
+  }
+
+  /**
+   * A loop of max and min folds only, which the SIMD form runs with several accumulators per fold
+   * combined after the loop (SimdLoops.maxMinCopies): the source's bits where the grouping would
+   * show if Math.max and Math.min were not associative (signed zeros, a NaN in any position, the
+   * infinities), at sizes below, at and past the unrolled step, each row in a chunk of its own
+   * (one row at a time, the accumulators' form) and all rows at once (rows side by side).
+   */
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200, 1000})
+  void maxAndMinFoldsWithSeveralAccumulatorsGiveTheSourcesFloats(int n) {
+    int rows = 7;
+    float[] x = data(91 + n, rows * n);
+    for (int k = 0; k < n; k++) {
+      x[k] = -0f; // row 0: negative zeros and one positive zero, whose maximum is +0
+      x[n + k] = -0f; // row 1: negative zeros only
+      x[2 * n + k] = 0f; // row 2: positive zeros and one negative zero, whose minimum is -0
+      x[3 * n + k] = Float.isNaN(x[3 * n + k]) ? 2f : Math.abs(x[3 * n + k]) + 1f; // row 3: no NaN but the one placed below
+      x[4 * n + k] = x[4 * n + k] != x[4 * n + k] ? 1f : x[4 * n + k]; // row 4: infinities, no NaN
+    }
+    if (n > 0) {
+      x[(n * 5) / 7] = 0f;
+      x[2 * n + (n * 3) / 5] = -0f;
+      x[3 * n + n - 1] = Float.NaN; // in the last vector or the scalar tail
+      x[5 * n + n / 2] = Float.NaN;
+    }
+    float[][] want = {new float[rows], new float[rows]};
+    float[][] got = {new float[rows], new float[rows]};
+    float[][] direct = {new float[rows], new float[rows]};
+    float[][] alone = {new float[rows], new float[rows]};
+    SimdOps.rowExtremes(rows, n, x, want[0], want[1]);
+    SimdOpsKernels.rowExtremes(rows, n, x, got[0], got[1]);
+    SimdOpsSimdKernels.rowExtremes(0, rows, rows, n, x, direct[0], direct[1]);
+    for (int b = 0; b < rows; b++) {
+      SimdOpsSimdKernels.rowExtremes(b, b + 1, rows, n, x, alone[0], alone[1]);
+    }
+    for (int i = 0; i < 2; i++) {
+      same("rowExtremes " + i, want[i], got[i], direct[i]);
+      same("rowExtremes " + i + ", a row at a time", want[i], got[i], alone[i]);
+    }
+    if (n > 0) {
+      assertEquals(Float.floatToRawIntBits(0f), Float.floatToRawIntBits(want[0][0]), "the source's maximum of row 0");
+      assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(want[1][2]), "the source's minimum of row 2");
+      assertTrue(Float.isNaN(want[0][3]), "the source's maximum of row 3");
+    }
   }
 
   /**

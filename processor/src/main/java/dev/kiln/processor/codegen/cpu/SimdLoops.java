@@ -339,6 +339,8 @@ final class SimdLoops implements LoopLowering {
         addTerms(l, outer, folds, carried, lanes, readBack, null, from, to, code);
         code.endControlFlow();
       }
+    } else if (onlyMaxMin(l, folds)) {
+      maxMinCopies(l, outer, folds, carried, lanes, readBack, k, vectorEnd, code);
     } else {
       code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
       step(l, outer, folds, carried, lanes, readBack, null, k, code);
@@ -546,6 +548,73 @@ final class SimdLoops implements LoopLowering {
 
   /** Vectors in a block of {@link #lower}'s in-order folds: 16 (one KB of terms per fold with AVX-512). */
   static final int BLOCK_VECTORS = 16;
+
+  /** Accumulators a loop of max and min folds keeps per fold (see {@link #maxMinCopies}). */
+  static final int MAX_MIN_COPIES = 4;
+
+  /**
+   * Whether the loop only folds, every fold a max or a min, and fewer folds than {@value
+   * #MAX_MIN_COPIES} (four rows side by side already keep four chains).
+   */
+  private static boolean onlyMaxMin(Stmt.Loop l, List<SimdPlan.Fold> folds) {
+    return !folds.isEmpty() && maxMinCopies(folds) > 1 && l.body().isEmpty() && folds.stream()
+        .allMatch(f -> f.kind() == SimdPlan.FoldKind.MAX || f.kind() == SimdPlan.FoldKind.MIN);
+  }
+
+  /** Accumulators per fold: about {@value #MAX_MIN_COPIES} chains in all. */
+  private static int maxMinCopies(List<SimdPlan.Fold> folds) {
+    return MAX_MIN_COPIES / folds.size();
+  }
+
+  /**
+   * A loop of max and min folds (softmax's row maximum) over several vectors at a time (four for
+   * one fold, two each for two), each into an accumulator of its own, the accumulators combined
+   * after it; then the last vectors one at a time. One accumulator made each vector wait for the one before: the Vector
+   * API's max and min keep Math.max's NaN and signed zeros, six instructions on x86 (two blends, a
+   * max, an unordered compare and a masked move), and on JDK 25 also a mask read from the
+   * accumulator, on the chain. Math.max and Math.min are associative and commutative on every
+   * float, NaN and signed zeros included (NaN if any is, else the greatest or least with -0 below
+   * +0), so the fold's value is the same whatever the grouping: the same floats.
+   */
+  private void maxMinCopies(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds,
+      List<String> carried, List<String> lanes, List<Expr.Load> readBack, String k, String vectorEnd,
+      CodeBlock.Builder code) {
+    int n = maxMinCopies(folds);
+    List<List<String>> copies = new ArrayList<>();
+    copies.add(lanes);
+    for (int c = 1; c < n; c++) {
+      List<String> copy = new ArrayList<>();
+      for (SimdPlan.Fold f : folds) {
+        String acc = names.fresh(f.carried().phi().name() + "Lanes");
+        code.addStatement("$T $N = $T.broadcast($N, $T.$L)", FLOAT_VECTOR, acc, FLOAT_VECTOR, SPECIES, Float.class,
+            f.kind() == SimdPlan.FoldKind.MAX ? "NEGATIVE_INFINITY" : "POSITIVE_INFINITY");
+        copy.add(acc);
+      }
+      copies.add(copy);
+    }
+    code.beginControlFlow("for (; $N <= $N - $L * $N.length(); $N += $L * $N.length())", k, vectorEnd,
+        n, SPECIES, k, n, SPECIES);
+    for (int c = 0; c < n; c++) {
+      String at = k;
+      if (c > 0) {
+        at = names.fresh(k);
+        code.addStatement("final int $N = $N + $L * $N.length()", at, k, c, SPECIES);
+      }
+      step(l, outer, folds, carried, copies.get(c), readBack, null, at, code);
+    }
+    code.endControlFlow();
+    for (int i = 0; i < folds.size(); i++) {
+      String method = folds.get(i).kind() == SimdPlan.FoldKind.MAX ? "max" : "min";
+      CodeBlock combined = CodeBlock.of("$N", lanes.get(i));
+      for (int c = 1; c < n; c++) {
+        combined = CodeBlock.of("$L.$L($N)", combined, method, copies.get(c).get(i));
+      }
+      code.addStatement("$N = $L", lanes.get(i), combined);
+    }
+    code.beginControlFlow("for (; $N < $N; $N += $N.length())", k, vectorEnd, k, SPECIES);
+    step(l, outer, folds, carried, lanes, readBack, null, k, code);
+    code.endControlFlow();
+  }
 
   /**
    * For each fold, the load whose value at index {@code j} is its term where the block's adds can
