@@ -7,6 +7,7 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
+import dev.kiln.processor.ir.analysis.LaneNest;
 
 /**
  * The order in which a CPU kernel adds a sum that no source fixes ({@link Stmt.Carried#anyOrder}: a
@@ -46,10 +47,16 @@ public final class PartialSums {
     }
   }
 
-  /** {@code c}'s sum as partials, or null where {@code c} keeps index order. */
+  /**
+   * {@code c}'s sum as partials, or null where {@code c} keeps index order. A lane nest's outer loop
+   * (its lanes' partial sums added in lane order, {@link LaneNest}) keeps its order even where a
+   * derived gradient marks the sum "any order": the SIMD kernels add the lanes in that order
+   * (LaneSums), so the scalar kernel must too for the same floats; and its few terms gain nothing
+   * from partials.
+   */
   public static Sum of(Stmt.Loop l, Stmt.Carried c) {
     if (!c.anyOrder() || l.step() != 1 || l.index().type() != ScalarType.INT || c.phi().type() != ScalarType.FLOAT
-        || !(c.next() instanceof Expr.Binary b) || b.type() != ScalarType.FLOAT) {
+        || !(c.next() instanceof Expr.Binary b) || b.type() != ScalarType.FLOAT || LaneNest.match(l) != null) {
       return null;
     }
     Expr phi = c.phi();

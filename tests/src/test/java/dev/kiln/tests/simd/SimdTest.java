@@ -447,6 +447,32 @@ class SimdTest {
   }
 
   /**
+   * The derived backward kernel of a softmax whose sum is a lane sum computes exp(x - m) in a plain
+   * loop and again in the lane nest; its SIMD form keeps the first loop's value per worker and reads
+   * it back in the nest (CallStash, "exp kept per worker for a later loop"). Its floats against the
+   * launcher's: in the build's run with {@code -Dkiln.simd=false} the launcher runs the scalar
+   * kernel, which computes exp twice; on data full of special values, at sizes around the lanes.
+   */
+  @ParameterizedTest(name = "N={0}")
+  @ValueSource(ints = {0, 1, 15, 16, 17, 31, 32, 33, 100, 1000})
+  void aLaneSoftmaxsGradientKeepsItsExpAndGivesTheSameFloats(int n) {
+    int rows = 5;
+    float[] x = data(101 + n, rows * n);
+    float[] y = new float[rows * n];
+    float[] m = new float[rows];
+    float[] s = new float[rows];
+    SimdOpsKernels.laneSoftmaxSaving(rows, n, x, y, m, s);
+    float[] dy = data(102 + n, rows * n);
+    float[] launcher = new float[rows * n];
+    float[] composite = new float[rows * n];
+    float[] direct = new float[rows * n];
+    SimdOpsKernels.laneSoftmaxGradSaved_k0(rows, n, x, m, s, dy, launcher);
+    SimdOpsKernels.laneSoftmaxGradSaved(rows, n, x, y, m, s, dy, composite);
+    SimdOpsSimdKernels.laneSoftmaxGradSaved_k0(0, rows, rows, n, x, m, s, dy, direct);
+    same("laneSoftmaxGradSaved", launcher, composite, direct);
+  }
+
+  /**
    * A loop of max and min folds only, which the SIMD form runs with several accumulators per fold
    * combined after the loop (SimdLoops.maxMinCopies): the source's bits where the grouping would
    * show if Math.max and Math.min were not associative (signed zeros, a NaN in any position, the
