@@ -81,7 +81,7 @@ class SimdTest {
     expected.put("laneSoftmaxSaving_k0", expected.get("laneSoftmax"));
     expected.put("laneNormSaving_k0", expected.get("laneNorm"));
     // their backward passes reading the saved sums: the other lane sums still run as vectors
-    expected.put("laneSoftmaxGradSaved_k0", "yes, 3 of 3 sequential loops as vectors, 1 lane sum as vectors");
+    expected.put("laneSoftmaxGradSaved_k0", "yes, 3 of 3 sequential loops as vectors, 1 lane sum as vectors, exp kept per worker for a later loop");
     expected.put("laneNormGradSaved_k0", "yes, 2 of 2 sequential loops as vectors, 2 lane sums as vectors");
     expected.put("strided", "no, a read of x is not unit-stride in i");
     expected.put("withLog", "no, log has no bit-exact vector form");

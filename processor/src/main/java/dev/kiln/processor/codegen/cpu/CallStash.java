@@ -38,7 +38,9 @@ import java.util.Set;
  * <p>When no output can hold it, a call that an earlier loop from 0 folds and later loops over the
  * same range compute again (softmax's gradient computes {@code exp(x[k] - m)} in three loops) is
  * kept in a new {@code SCRATCH} array of the loop's length, one per worker ({@code exp$kept}):
- * stored by the first loop, read back by the others. A row's worth of floats stays in cache.
+ * stored by the first loop, read back by the others. A row's worth of floats stays in cache. A
+ * later loop may be a lane nest over the same range (its inner loop visits each index once, lane by
+ * lane): the gradient of a softmax whose sum is a lane sum reads the kept value there too.
  */
 final class CallStash {
   private CallStash() {}
@@ -133,7 +135,8 @@ final class CallStash {
       for (Expr.Call call : calls) {
         Map<Integer, Expr> twins = new java.util.LinkedHashMap<>();
         for (int j = i + 1; j < body.size(); j++) {
-          if (body.get(j) instanceof Stmt.Loop later && plain(later) && later.lo() == first.lo() && later.hi() == first.hi()) {
+          Stmt.Loop later = terms(body.get(j), first);
+          if (later != null) {
             Expr twin = findIn(later, call, first.index());
             if (twin != null) {
               twins.put(j, twin);
@@ -158,6 +161,28 @@ final class CallStash {
       }
     }
     return op;
+  }
+
+  /**
+   * The loop of {@code s} whose iterations visit each index of {@code first}'s range once: a plain
+   * loop over the same range, or a lane nest's inner loop over it (the lanes from 0, each lane's
+   * indices {@code j, j + L, ...} up to the same bound: softmax's gradient sums its terms so);
+   * null for any other statement.
+   */
+  private static Stmt.Loop terms(Stmt s, Stmt.Loop first) {
+    if (!(s instanceof Stmt.Loop later)) {
+      return null;
+    }
+    if (plain(later) && later.lo() == first.lo() && later.hi() == first.hi()) {
+      return later;
+    }
+    LaneNest nest = LaneNest.match(later);
+    if (nest != null && nest.outer().lo() == first.lo() && nest.inner().hi() == first.hi()
+        && SimdPlan.isTrue(nest.inner().guard())
+        && nest.inner().body().stream().allMatch(st -> st instanceof Stmt.Store)) {
+      return nest.inner();
+    }
+    return null;
   }
 
   private static boolean zero(Expr e) {
@@ -201,7 +226,10 @@ final class CallStash {
     List<Stmt> body = new ArrayList<>(op.body());
     body.set(i, newFirst);
     for (Map.Entry<Integer, Expr> t : twins.entrySet()) {
-      Stmt.Loop later = (Stmt.Loop) op.body().get(t.getKey());
+      Stmt.Loop whole = (Stmt.Loop) op.body().get(t.getKey());
+      LaneNest nest = LaneNest.match(whole);
+      // the loop that computes the twin: the statement's own, or its lane nest's inner loop
+      Stmt.Loop later = nest != null ? nest.inner() : whole;
       Expr twin = t.getValue();
       Rewriter inLater = new Rewriter(f, (orig, rebuilt) -> orig == twin
           ? f.load(kept, later.index(), f.trueValue(), later.id())
@@ -218,6 +246,16 @@ final class CallStash {
       }
       Stmt.Loop newLater = new Stmt.Loop(later.id(), later.index(), later.lo(), later.hi(), later.step(), later.guard(),
           carried, laterBody, later.origin());
+      if (later != whole) {
+        // the nest's outer loop around the new inner loop, which must still be a lane nest
+        Stmt.Loop newWhole = new Stmt.Loop(whole.id(), whole.index(), whole.lo(), whole.hi(), whole.step(),
+            whole.guard(), whole.carried(), List.of(newLater), whole.origin());
+        if (LaneNest.match(newWhole) == null) {
+          return null;
+        }
+        body.set(t.getKey(), newWhole);
+        continue;
+      }
       if (SimdPlan.loopRefusal(newLater) != null) {
         return null;
       }
