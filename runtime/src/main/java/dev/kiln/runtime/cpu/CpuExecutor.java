@@ -1,7 +1,10 @@
 package dev.kiln.runtime.cpu;
 
 import dev.kiln.runtime.simd.Simd;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs generated CPU kernels: a grid's outermost parallel dimension is cut into chunks that the
@@ -26,7 +29,7 @@ public final class CpuExecutor {
   private static volatile ForkJoinPool pool;
 
   /** Workers created so far, which number their names (kiln-cpu-0, kiln-cpu-1, ...). */
-  private static final java.util.concurrent.atomic.AtomicInteger WORKERS_NAMED = new java.util.concurrent.atomic.AtomicInteger();
+  private static final AtomicInteger WORKERS_NAMED = new AtomicInteger();
 
   private CpuExecutor() {}
 
@@ -265,16 +268,16 @@ public final class CpuExecutor {
     private final int n;
     private final int chunks;
     private final ChunkBody body;
-    private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.CountDownLatch ended;
-    private final java.util.concurrent.atomic.AtomicReference<Throwable> failure =
-        new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicInteger next = new AtomicInteger();
+    private final CountDownLatch ended;
+    private final AtomicReference<Throwable> failure =
+        new AtomicReference<>();
 
     SharedChunks(int n, int chunks, ChunkBody body) {
       this.n = n;
       this.chunks = chunks;
       this.body = body;
-      this.ended = new java.util.concurrent.CountDownLatch(chunks);
+      this.ended = new CountDownLatch(chunks);
     }
 
     void runChunks() {

@@ -133,13 +133,13 @@ final class CallStash {
         heavyCalls(c.next(), first.index(), calls, new HashSet<>());
       }
       for (Expr.Call call : calls) {
-        Map<Integer, Expr> twins = new java.util.LinkedHashMap<>();
+        Map<Integer, Twin> twins = new java.util.LinkedHashMap<>();
         for (int j = i + 1; j < body.size(); j++) {
           Stmt.Loop later = terms(body.get(j), first);
           if (later != null) {
             Expr twin = findIn(later, call, first.index());
             if (twin != null) {
-              twins.put(j, twin);
+              twins.put(j, new Twin(later, twin));
             }
           }
         }
@@ -212,8 +212,14 @@ final class CallStash {
     return null;
   }
 
+  /**
+   * A later statement's computation of the call: {@code loop} computes {@code expr}, the statement's
+   * own loop or its lane nest's inner loop (as {@link #terms} chose it).
+   */
+  private record Twin(Stmt.Loop loop, Expr expr) {}
+
   /** Loop {@code i} storing {@code call} into {@code kept} at its index; each loop of {@code twins} reading it there. */
-  private static OperatorIr.Grid keep(OperatorIr.Grid op, int i, Expr.Call call, Map<Integer, Expr> twins, Param.Array kept) {
+  private static OperatorIr.Grid keep(OperatorIr.Grid op, int i, Expr.Call call, Map<Integer, Twin> twins, Param.Array kept) {
     Stmt.Loop first = (Stmt.Loop) op.body().get(i);
     ExprFactory f = new ExprFactory();
     List<Stmt> firstBody = new ArrayList<>(first.body());
@@ -225,12 +231,10 @@ final class CallStash {
     }
     List<Stmt> body = new ArrayList<>(op.body());
     body.set(i, newFirst);
-    for (Map.Entry<Integer, Expr> t : twins.entrySet()) {
+    for (Map.Entry<Integer, Twin> t : twins.entrySet()) {
       Stmt.Loop whole = (Stmt.Loop) op.body().get(t.getKey());
-      LaneNest nest = LaneNest.match(whole);
-      // the loop that computes the twin: the statement's own, or its lane nest's inner loop
-      Stmt.Loop later = nest != null ? nest.inner() : whole;
-      Expr twin = t.getValue();
+      Stmt.Loop later = t.getValue().loop();
+      Expr twin = t.getValue().expr();
       Rewriter inLater = new Rewriter(f, (orig, rebuilt) -> orig == twin
           ? f.load(kept, later.index(), f.trueValue(), later.id())
           : rebuilt);

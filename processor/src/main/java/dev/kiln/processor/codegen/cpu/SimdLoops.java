@@ -549,8 +549,8 @@ final class SimdLoops implements LoopLowering {
   /** Vectors in a block of {@link #lower}'s in-order folds: 16 (one KB of terms per fold with AVX-512). */
   static final int BLOCK_VECTORS = 16;
 
-  /** Accumulators a loop of max and min folds keeps per fold (see {@link #maxMinCopies}). */
-  static final int MAX_MIN_COPIES = 4;
+  /** Accumulators a loop of max and min folds keeps in all (see {@link #maxMinCopies}). */
+  private static final int MAX_MIN_COPIES = 4;
 
   /**
    * Whether the loop only folds, every fold a max or a min, and fewer folds than {@value
@@ -569,10 +569,10 @@ final class SimdLoops implements LoopLowering {
   /**
    * A loop of max and min folds (softmax's row maximum) over several vectors at a time (four for
    * one fold, two each for two), each into an accumulator of its own, the accumulators combined
-   * after it; then the last vectors one at a time. One accumulator made each vector wait for the one before: the Vector
-   * API's max and min keep Math.max's NaN and signed zeros, six instructions on x86 (two blends, a
-   * max, an unordered compare and a masked move), and on JDK 25 also a mask read from the
-   * accumulator, on the chain. Math.max and Math.min are associative and commutative on every
+   * after it; then the last vectors one at a time. One accumulator made each vector wait for the
+   * one before: the Vector API's max and min keep Math.max's NaN and signed zeros, six instructions
+   * on x86 (two blends, a max, an unordered compare and a masked move), and on JDK 25 also a mask
+   * read from the accumulator, on the chain. Math.max and Math.min are associative and commutative on every
    * float, NaN and signed zeros included (NaN if any is, else the greatest or least with -0 below
    * +0), so the fold's value is the same whatever the grouping: the same floats.
    */
