@@ -237,6 +237,7 @@ final class SimdLoops implements LoopLowering {
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = $L", k, lo);
     code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
+    hoisted = hoist(l, outer, code);
     String first = null;
     for (SimdPlan.Fold f : folds) {
       PartialSums.Sum sum = f.kind() == SimdPlan.FoldKind.IN_ORDER ? PartialSums.of(l, f.carried()) : null;
@@ -400,7 +401,24 @@ final class SimdLoops implements LoopLowering {
     for (int i = 0; i < folds.size(); i++) {
       emitter.bind(folds.get(i).carried().result(), carried.get(i), emitter.depth());
     }
+    hoisted = Map.of();
     return true;
+  }
+
+  /** The loop being written's invariant values ({@link LoopInvariants}), computed before it. */
+  private Map<Expr, CodeBlock> hoisted = Map.of();
+
+  /** Computes {@code l}'s invariant values into locals written to {@code code}, before the loop. */
+  private Map<Expr, CodeBlock> hoist(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, CodeBlock.Builder code) {
+    List<Expr> values = LoopInvariants.of(l);
+    if (values.isEmpty()) {
+      return Map.of();
+    }
+    VectorBody before = new VectorBody(SimdPlan.forLoop(l), names, sourceNames, outer, code);
+    for (Expr e : values) {
+      before.scalar(e);
+    }
+    return before.computedScalars();
   }
 
   /**
@@ -644,6 +662,7 @@ final class SimdLoops implements LoopLowering {
     code.beginControlFlow("for (int $N = $N; $N < $N; $N++)", j, from, j, to, j);
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", j) : outer.apply(v), code);
+    body.adopt(hoisted);
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
       if (!keptInOrder(f)) {
@@ -669,6 +688,7 @@ final class SimdLoops implements LoopLowering {
     VectorBody body = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", k) : phis.containsKey(v) ? CodeBlock.of("$N", phis.get(v)) : outer.apply(v),
         code);
+    body.adopt(hoisted);
     scalarStores(l.body(), body, code);
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);
@@ -725,6 +745,7 @@ final class SimdLoops implements LoopLowering {
     code.add("{\n$>");
     VectorBody body = new VectorBody(SimdPlan.forLoop(l), names, sourceNames,
         v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
+    body.adopt(hoisted);
     List<CodeBlock> seen = new ArrayList<>();
     for (int i = 0; i < folds.size(); i++) {
       SimdPlan.Fold f = folds.get(i);

@@ -62,6 +62,16 @@ final class VectorBody {
     this.parent = parent;
   }
 
+  /** Takes the scalars {@code computed} before this body (a loop's invariant values, {@link LoopInvariants}). */
+  void adopt(Map<Expr, CodeBlock> computed) {
+    scalars.putAll(computed);
+  }
+
+  /** The scalars this body has computed into locals, by value. */
+  Map<Expr, CodeBlock> computedScalars() {
+    return Map.copyOf(scalars);
+  }
+
   /** Takes {@code code} for {@code e}'s vector (or mask), computed by the caller. */
   void bind(Expr e, CodeBlock code) {
     vectors.put(e, code);

@@ -69,7 +69,7 @@ class SimdGenerationTest {
     assertThat(simd).contains("for (; i < hi; i++) {\n      y[i] = KMath.tanh((x[i] * s));\n    }");
     // the row sum: its terms added in index order, read straight from x (no vector work to overlap)
     assertThat(simd).contains("static void total(int lo, int hi, int B, int N, float[] x, float[] y)");
-    assertThat(simd).contains("final float s3 = x[s2];\n          t = t + s3;");
+    assertThat(simd).contains("final float s9 = x[s8];\n          t = t + s9;");
     // four rows at a time (RowJam), each row's chain of adds its own, side by side in one loop,
     // then the rows left one by one
     assertThat(simd).contains("for (; b <= hi - 4; b += 4) {");
