@@ -83,8 +83,12 @@ final class Derivatives {
         out.add(new Share(r, mul(a, l)));
       }
       case DIV -> {
-        out.add(new Share(l, div(a, r)));
-        out.add(new Share(r, neg(div(mul(a, b), r))));
+        // one reciprocal for both shares: where the divisor is the same for a whole loop (a row's
+        // sum, a count) it is computed once there, and each element costs multiplications, not
+        // divisions (a gradient need not give its source's floats, only its derivative's)
+        Expr q = div(one(b.type()), r);
+        out.add(new Share(l, mul(a, q)));
+        out.add(new Share(r, neg(mul(mul(a, b), q))));
       }
       case REM -> {
         // l % r == l - trunc(l / r) * r, and trunc(l / r) == (l - l % r) / r

@@ -72,6 +72,8 @@ final class ReverseSweep {
   /** Carried values of inner loops that continue a running extremum of an enclosing loop. */
   private final Map<Stmt.Carried, NestedExtremum> nestedExtrema = new java.util.IdentityHashMap<>();
   private int nextLoopId;
+  /** Values the differentiated outputs do not depend on ({@link ShiftInvariance}): they take no adjoint. */
+  private final Set<Expr.Var> unused;
 
   private record OccKey(Param.Array array, Expr index, Stmt.Loop level) {}
 
@@ -86,6 +88,12 @@ final class ReverseSweep {
     op.scalars().forEach(s -> sizes.put(s.name(), s));
     op.dims().forEach(d -> dims.add(d.name()));
     nextLoopId = StmtWalk.maxLoopId(op.body()) + 1;
+    unused = ShiftInvariance.of(op.body(), upstream.keySet());
+  }
+
+  /** The loop results whose value the differentiated outputs do not depend on (softmax's row maximum). */
+  Set<Expr.Var> independent() {
+    return unused;
   }
 
   /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
@@ -195,6 +203,9 @@ final class ReverseSweep {
     void contribute(Expr node, Expr a) {
       if (!levels.active(node) || passThrough.contains(node)) {
         return; // a pass-through accumulator's adjoint is its loop's, handled there
+      }
+      if (unused.contains(node)) {
+        return; // the outputs are the same for every value of it: its adjoint is zero
       }
       Expr typed = f.cast(node.type(), a);
       if (levels.level(node) != ctx.forward) {

@@ -100,17 +100,28 @@ class RecomputeTest {
   }
 
   @Test
-  void softmaxGradientRecomputesAllThreeOfItsRows() {
+  void aFirstMaximumsShareIsRecomputedWhereItIsRead() {
     // adj$x$3, the first maximum's share, needs the loop's "seen so far": a search for the first
     // maximum before (FirstMatch) makes it a value of the index, computed again where dx is written
-    String sig = signature("softmaxGrad_k0");
+    String sig = signature("softmaxPlusOneGrad_k0");
     assertThat(sig).doesNotContain("adj$x$");
-    String body = body("softmaxGrad_k0");
+    String body = body("softmaxPlusOneGrad_k0");
     // the search needs only the maximum, so it joins the loop before it (SiblingLoops), which sums
     // -adj * exp(x - m) over the same range: one pass and one barrier chain fewer
     assertThat(body).containsMatch("adj_5Part = adj_5Part \\+ .*;\\n\\s*firstPart = kiln::min\\(firstPart, \\(\\(t\\d+ == m\\) \\? k\\w* : N\\)\\);");
     assertThat(body.split("for \\(int ", -1)).hasLength(6); // five loops over the row
     assertThat(body).containsMatch("\\(\\(t\\d+ == m\\) && \\(!\\(t\\d+ \\|\\| \\(first < j\\w+\\)\\)\\)\\) \\? t\\d+ : 0.0f\\)");
+  }
+
+  @Test
+  void softmaxsGradientTakesNothingThroughItsMaximum() {
+    // softmax is the same for every shift of its row maximum (ShiftInvariance): no sum of the
+    // adjoint reaching it, no search for its first element; the maximum and the sum recomputed,
+    // the sum of dy * y's terms, then dx
+    String body = body("softmaxGrad_k0");
+    assertThat(body).doesNotContain("first");
+    assertThat(body.split("for \\(int ", -1)).hasLength(5); // four loops over the row
+    assertThat(signature("softmaxGrad_k0")).doesNotContain("adj$x$");
   }
 
   @Test

@@ -185,6 +185,71 @@ public final class Gradients {
     }
   }
 
+  /**
+   * Log-softmax of each row: {@code x - m - log(sum exp(x - m))}, the same for every value of the
+   * row maximum {@code m}, so its derived gradient passes {@code m} nothing ({@code
+   * ShiftInvariance}) and never walks the row for the maximum's element.
+   */
+  @Operator
+  public static void logSoftmax(@Dim int R, @Dim int N, @Shape("R, N") float[] x, @Out @Shape("R, N") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        m = max(m, x[r * N + k]);
+      }
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += exp(x[r * N + k] - m);
+      }
+      float logS = log(s);
+      for (int k = 0; k < N; k++) {
+        out[r * N + k] = x[r * N + k] - m - logS;
+      }
+    }
+  }
+
+  /**
+   * Each row's exponentials relative to its maximum, not normalised: these move with the maximum,
+   * so the gradient must pass through it (to the maximum's element) and does.
+   */
+  @Operator
+  public static void expFromMax(@Dim int R, @Dim int N, @Shape("R, N") float[] x, @Out @Shape("R, N") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        m = max(m, x[r * N + k]);
+      }
+      for (int k = 0; k < N; k++) {
+        out[r * N + k] = exp(x[r * N + k] - m);
+      }
+    }
+  }
+
+  /**
+   * Softmax with the sum of shifted values beside it: {@code out2 = sum(x - m)} moves by {@code -N}
+   * times a shift of {@code m}, so the maximum's gradient is not zero here although {@code out}'s is.
+   */
+  @Operator
+  public static void softmaxAndShiftedSum(@Dim int R, @Dim int N, @Shape("R, N") float[] x,
+      @Out @Shape("R, N") float[] out, @Out @Shape("R") float[] out2) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        m = max(m, x[r * N + k]);
+      }
+      float s = 0f;
+      float t = 0f;
+      for (int k = 0; k < N; k++) {
+        s += exp(x[r * N + k] - m);
+        t += x[r * N + k] - m;
+      }
+      for (int k = 0; k < N; k++) {
+        out[r * N + k] = exp(x[r * N + k] - m) / s;
+      }
+      out2[r] = t;
+    }
+  }
+
   // ---------------------------------------------------------------- broadcasts
 
   /** A bias vector added to every row: {@code y[b, n] = x[b, n] + bias[n]} (dbias sums over rows). */

@@ -30,6 +30,21 @@ public final class RowLoops {
     }
   }
 
+  /**
+   * {@code exp(x - m) / (1 + sum exp(x - m))}: the 1 does not scale with a shift of the row maximum
+   * {@code m}, so unlike softmax's, this maximum takes an adjoint, passed to its first element.
+   */
+  @Operator
+  public static void softmaxPlusOne(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
+    for (@Parallel int b = 0; b < B; b++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) m = max(m, x[b * N + k]);
+      float s = 0f;
+      for (int k = 0; k < N; k++) s += exp(x[b * N + k] - m);
+      for (int k = 0; k < N; k++) y[b * N + k] = exp(x[b * N + k] - m) / (1f + s);
+    }
+  }
+
   /** The first maximum of each row marked 1, the others 0: a loop carrying "seen so far". */
   @Operator
   public static void firstMax(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Out @Shape("B, N") float[] y) {
