@@ -9,6 +9,7 @@ import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.analysis.Affine;
 import dev.kiln.processor.ir.analysis.AffineAnalysis;
+import dev.kiln.processor.ir.analysis.LaneNest;
 import dev.kiln.processor.ir.transform.Rewriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,7 +37,12 @@ import java.util.Set;
  * {@code L1}'s variable, the grid's, results of loops before {@code L1} and arrays the kernel never
  * writes: all of them have the same values in {@code L2}. Recomputing evaluates the same operations
  * on the same operands, so the results are the same bits. A value of more than {@value #MAX_NODES}
- * nodes is stored as before.
+ * nodes is stored as before. {@code L1} may also be a lane nest ({@link LaneNest}) with the store
+ * in its inner loop: the nest visits every index of {@code [0, hi)} once, so {@code L2} runs from 0
+ * to the inner loop's bound, and the value may not read the lane's index.
+ *
+ * <p>The CPU's SIMD kernels use the same rewrite for a worker's scratch rows where it costs no
+ * extra exp or the like ({@code codegen.cpu.ScratchRecompute}).
  */
 public final class Recompute {
   /** The largest stored value, in expression nodes, that is recomputed. */
@@ -77,7 +83,7 @@ public final class Recompute {
   }
 
   /** {@code op} with every qualifying temporary among {@code temps} recomputed; {@code op} itself when none. */
-  static OperatorIr.Grid kernel(OperatorIr.Grid op, Set<String> temps) {
+  public static OperatorIr.Grid kernel(OperatorIr.Grid op, Set<String> temps) {
     OperatorIr.Grid current = op;
     Set<String> tried = new HashSet<>();
     while (true) {
@@ -100,7 +106,10 @@ public final class Recompute {
     }
   }
 
-  /** A temporary to recompute: its one store, in the top-level loop {@code loop}. */
+  /**
+   * A temporary to recompute: its one store, directly in {@code loop} (a top-level loop, or the
+   * inner loop of a top-level lane nest), and the later top-level loops that read it, by scope.
+   */
   private record Candidate(Param.Array array, Stmt.Loop loop, Stmt.Store store, Map<Integer, Stmt.Loop> readers) {}
 
   private static Candidate candidate(OperatorIr.Grid op, Param.Array t) {
@@ -135,16 +144,22 @@ public final class Recompute {
     Set<String> written = StmtWalk.writtenArrays(top);
     Stmt.Store store = stores.get(0);
     int at = -1;
+    Stmt.Loop storing = null; // the loop the store is directly in: l1, or its lane nest's inner loop
     for (int i = 0; i < top.size(); i++) {
       if (top.get(i) instanceof Stmt.Loop l && l.body().contains(store)) {
         at = i;
+        storing = l;
+      } else if (top.get(i) instanceof Stmt.Loop l && LaneNest.match(l) != null
+          && LaneNest.match(l).inner().body().contains(store)) {
+        at = i; // a lane nest visits every index of [0, hi) once, lane by lane
+        storing = LaneNest.match(l).inner();
       }
     }
     if (at < 0) {
       return null;
     }
     Stmt.Loop l1 = (Stmt.Loop) top.get(at);
-    if (!isTrue(l1.guard()) || !isTrue(store.guard()) || !injective(store.index(), l1.index())) {
+    if (!isTrue(l1.guard()) || !isTrue(store.guard()) || !injective(store.index(), storing.index())) {
       return null;
     }
     Set<Expr.Var> before = new HashSet<>();
@@ -153,7 +168,8 @@ public final class Recompute {
         l.carried().forEach(c -> before.add(c.result()));
       }
     }
-    if (valueToo && !recomputable(store.value(), l1.index(), before, written)) {
+    // (in a lane nest, a value that reads the lane's index is not recomputable: only the inner index is renamed)
+    if (valueToo && !recomputable(store.value(), storing.index(), before, written)) {
       return null;
     }
     // every read: directly in a later top-level loop like l1, unconditional, at the store's index
@@ -164,10 +180,11 @@ public final class Recompute {
       if (reads.isEmpty()) {
         continue;
       }
-      if (i <= at || !(top.get(i) instanceof Stmt.Loop l2) || !sameRange(l1, l2, probe) || !isTrue(l2.guard())) {
+      if (i <= at || !(top.get(i) instanceof Stmt.Loop l2) || !isTrue(l2.guard())
+          || !(storing == l1 ? sameRange(l1, l2, probe) : wholeNest(storing, l2, probe))) {
         return null;
       }
-      Expr expected = probe.factory().substitute(probe.rewrite(store.index()), Map.of(l1.index(), l2.index()), l2.id());
+      Expr expected = probe.factory().substitute(probe.rewrite(store.index()), Map.of(storing.index(), l2.index()), l2.id());
       for (Expr.Load read : reads) {
         if (read.scope() != l2.id() || !isTrue(read.guard()) || probe.rewrite(read.index()) != expected) {
           return null;
@@ -175,7 +192,13 @@ public final class Recompute {
       }
       readers.put(l2.id(), l2);
     }
-    return new Candidate(t, l1, store, readers);
+    return new Candidate(t, storing, store, readers);
+  }
+
+  /** Whether {@code l2} runs over the indices a lane nest whose inner loop is {@code inner} visits: {@code [0, hi)}, step 1. */
+  private static boolean wholeNest(Stmt.Loop inner, Stmt.Loop l2, Rewriter probe) {
+    return l2.step() == 1 && l2.lo() instanceof Expr.Const lo && lo.type() == dev.kiln.processor.ir.ScalarType.INT
+        && lo.integralValue() == 0 && probe.rewrite(l2.hi()) == probe.rewrite(inner.hi());
   }
 
   /** {@code op} with {@code c}'s reads replaced by its value and its store and parameter removed. */

@@ -133,7 +133,8 @@ final class RowJam {
           continue; // stays scalar, row after row
         }
         for (SimdPlan.Fold fold : SimdPlan.folds(l)) {
-          inOrderSum |= fold.kind() == SimdPlan.FoldKind.IN_ORDER;
+          // (a derived gradient's any-order sum is sixteen partials: its chains are side by side already)
+          inOrderSum |= fold.kind() == SimdPlan.FoldKind.IN_ORDER && !fold.carried().anyOrder();
         }
       }
     }

@@ -91,7 +91,12 @@ final class SimdKernelWriter {
       // a worker walking a column: a narrow piece reads each row in short pieces, slow in either form
       return ScalarColumnLoops.walksColumns(source) ? COLUMNS_PIECE : LANES_PIECE;
     }
-    return RowJam.jam(CallStash.applyAll(source).op()) != null ? RowJam.ROWS : 1;
+    return RowJam.jam(simdForm(source)) != null ? RowJam.ROWS : 1;
+  }
+
+  /** The worker as the SIMD form runs it: scratch rows computed again where read, calls kept per worker. */
+  static OperatorIr.Grid simdForm(OperatorIr.Grid source) {
+    return CallStash.applyAll(ScratchRecompute.apply(source).op()).op();
   }
 
   /**
@@ -99,7 +104,7 @@ final class SimdKernelWriter {
    * for a row kernel that {@link RowJam} accepts, {@code ROWS} rows at a time, then the rows left.
    */
   private static List<MethodSpec> loops(OperatorIr.Grid source, DocLinks owner, boolean reorderSums) {
-    OperatorIr.Grid op = CallStash.applyAll(source).op();
+    OperatorIr.Grid op = simdForm(source);
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");

@@ -204,6 +204,9 @@ public final class SimdPlan {
     if (op.grid().isEmpty()) {
       return new Verdict(false, false, "no, " + lanes);
     }
+    // the worker as the SIMD form runs it: its recomputable scratch rows computed where read
+    ScratchRecompute.Recomputed recomputed = ScratchRecompute.apply(op);
+    op = recomputed.op();
     List<Stmt.Loop> innermost = new ArrayList<>();
     if (hasAccumulate(op.body(), innermost)) {
       return new Verdict(false, false, "no, " + lanes);
@@ -236,6 +239,7 @@ public final class SimdPlan {
       parts.add(nests.size() + (nests.size() == 1 ? " lane sum" : " lane sums") + " as vectors");
     }
     return new Verdict(false, true, "yes, " + String.join(", ", parts)
+        + recomputed.notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
         + stashed.notes().stream().map(n -> ", " + n).collect(java.util.stream.Collectors.joining())
         + (jammed != null ? ", " + RowJam.ROWS + " rows at a time" : "")
         + (after == 0 ? "" : ", " + after + (after == 1 ? " loop adds" : " loops add")

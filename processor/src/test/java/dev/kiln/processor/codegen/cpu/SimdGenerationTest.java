@@ -75,6 +75,10 @@ class SimdGenerationTest {
     assertThat(simd).contains("for (; b <= hi - 4; b += 4) {");
     assertThat(simd).contains("final float s15 = x[s14];\n          t_r3 = t_r3 + s15;\n        }");
     assertThat(simd).contains("for (; b < hi; b++) {");
+    // a row kernel whose SIMD form runs rows four at a time is measured in calls of four rows or more,
+    // so that the JIT warms the jammed path
+    String launchers = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
+    assertThat(launchers).containsMatch("forEachChunkChoosing\\(\"Ops.total[^;]*, scalar, 4\\);");
     assertThat(simd).doesNotContain("void strided(");
     String kernels = c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
     // the scalar chunk first: the launcher runs it, or both as CpuExecutor chooses (the scalar form
@@ -134,9 +138,9 @@ class SimdGenerationTest {
     assertThat(listing).doesNotContain("sums reordered");
     String kernels = c.generatedSourceFile("demo.RowsKernels").orElseThrow().getCharContent(true).toString();
     assertThat(kernels).containsMatch("CpuExecutor.forEachChunkChoosing\\(\"Rows.rowScaleGrad");
-    // a row kernel whose SIMD form runs rows four at a time is measured in calls of four rows or more,
-    // so that the JIT warms the jammed path; the elementwise one in calls of one
-    assertThat(kernels).containsMatch("forEachChunkChoosing\\(\"Rows.rowScaleGrad[^;]*, scalar, 4\\);");
+    // the gradient's any-order sum (sixteen partials, side by side already) is not jammed with other
+    // rows' (RowJam), so its kernel is measured in calls of one row
+    assertThat(kernels).containsMatch("forEachChunkChoosing\\(\"Rows.rowScaleGrad[^;]*, scalar, 1\\);");
   }
 
   @Test
