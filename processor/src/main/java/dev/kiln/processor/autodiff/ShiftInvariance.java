@@ -29,8 +29,10 @@ import java.util.Set;
  * SCALE(d)}, it is multiplied by {@code exp(d c)} ({@code exp(x - m)} is {@code SCALE(-1)}, and so
  * is a sum of such terms); {@code INV}, it does not move. {@code exp} turns a shift into a scale,
  * {@code log} a scale into a shift, sums keep a scale, quotients subtract degrees, max and min and
- * comparisons keep either (a scale is positive); a sum of shifted terms, a product with a shifted
- * value and every other function of a moving value are {@code TOP}, nothing proved. Constants 0 and
+ * comparisons keep either (a scale is positive); a shift times or over a value that is the same
+ * all through the worker ({@code (x - m) / T}) is a shift by that multiple (degrees are rational
+ * multiples of products of such values, {@code Coef}); a sum of shifted terms, a product of two
+ * moving values and every other function of a moving value are {@code TOP}, nothing proved. Constants 0 and
  * the infinities fit any scale (0 and infinity times a positive number), the infinities any shift.
  * Only a floating-point loop result of the worker's top level is a candidate (one value per worker,
  * as the proof assumes), and only when every store and reduction into a differentiated output is
@@ -39,37 +41,102 @@ import java.util.Set;
 final class ShiftInvariance {
   private enum Kind { INV, SHIFT, SCALE, ZERO, INF, TOP }
 
-  /** A value's class; {@code n} the shift's or the scale's degree (never 0: that is {@code INV}). */
-  private record Cls(Kind kind, int n) {
-    static final Cls INV = new Cls(Kind.INV, 0);
-    static final Cls TOP = new Cls(Kind.TOP, 0);
-    static final Cls ZERO = new Cls(Kind.ZERO, 0);
-    static final Cls INF = new Cls(Kind.INF, 0);
+  /**
+   * A shift's or a scale's degree: a rational number times a product of powers of values that do
+   * not move ({@code (x - m) / T} moves by {@code -c / T}: {@code -1} times {@code T^-1}). Values are
+   * keyed by their node (the IR is hash-consed: one node per value). {@link #ANY} fits every degree.
+   */
+  private record Coef(long num, long den, java.util.SortedMap<Integer, Integer> powers) {
+    static final Coef ANY = new Coef(0, 0, new java.util.TreeMap<>());
+    static final Coef ZERO = new Coef(0, 1, new java.util.TreeMap<>());
+    static final Coef ONE = new Coef(1, 1, new java.util.TreeMap<>());
 
-    static Cls shift(int n) {
-      return n == 0 ? INV : new Cls(Kind.SHIFT, n);
+    static Coef of(long num, long den, java.util.SortedMap<Integer, Integer> powers) {
+      if (num == 0) {
+        return ZERO;
+      }
+      if (Math.abs(num) > 1 << 20 || Math.abs(den) > 1 << 20) {
+        return null; // (no operator's degrees grow so: give up rather than overflow)
+      }
+      long g = gcd(Math.abs(num), Math.abs(den));
+      long sign = den < 0 ? -1 : 1;
+      java.util.TreeMap<Integer, Integer> p = new java.util.TreeMap<>(powers);
+      p.values().removeIf(v -> v == 0);
+      return new Coef(sign * num / g, sign * den / g, p);
     }
 
-    static Cls scale(int n) {
-      return n == 0 ? INV : new Cls(Kind.SCALE, n);
+    private static long gcd(long a, long b) {
+      return b == 0 ? a : gcd(b, a % b);
     }
 
-    /** The shift this value moves by; null when it is no shift; {@link Integer#MIN_VALUE} for any. */
-    Integer asShift() {
+    boolean any() {
+      return den == 0;
+    }
+
+    boolean zero() {
+      return num == 0 && den != 0;
+    }
+
+    Coef negate() {
+      return any() ? this : of(-num, den, powers);
+    }
+
+    /** The sum of two degrees of the same product of values; null for different products. */
+    Coef plus(Coef o) {
+      if (any() || o.any()) {
+        return ANY;
+      }
+      if (zero()) {
+        return o;
+      }
+      if (o.zero()) {
+        return this;
+      }
+      return powers.equals(o.powers) ? of(num * o.den + o.num * den, den * o.den, powers) : null;
+    }
+
+    /** This degree times {@code e} (power 1) or divided by it (power -1). */
+    Coef times(Expr e, int power) {
+      if (any() || zero()) {
+        return this;
+      }
+      java.util.TreeMap<Integer, Integer> p = new java.util.TreeMap<>(powers);
+      p.merge(e.id(), power, Integer::sum);
+      return of(num, den, p);
+    }
+  }
+
+  /** A value's class; {@code n} the shift's or the scale's degree (never zero: that is {@code INV}). */
+  private record Cls(Kind kind, Coef n) {
+    static final Cls INV = new Cls(Kind.INV, Coef.ZERO);
+    static final Cls TOP = new Cls(Kind.TOP, Coef.ZERO);
+    static final Cls ZERO = new Cls(Kind.ZERO, Coef.ZERO);
+    static final Cls INF = new Cls(Kind.INF, Coef.ZERO);
+
+    static Cls shift(Coef n) {
+      return n == null ? TOP : n.any() ? INF : n.zero() ? INV : new Cls(Kind.SHIFT, n);
+    }
+
+    static Cls scale(Coef n) {
+      return n == null ? TOP : n.any() ? INF : n.zero() ? INV : new Cls(Kind.SCALE, n);
+    }
+
+    /** The shift this value moves by; null when it is no shift; {@link Coef#ANY} for any. */
+    Coef asShift() {
       return switch (kind) {
-        case INV, ZERO -> 0;
+        case INV, ZERO -> Coef.ZERO;
         case SHIFT -> n;
-        case INF -> Integer.MIN_VALUE;
+        case INF -> Coef.ANY;
         default -> null;
       };
     }
 
-    /** The degree this value scales by; null when it is no scale; {@link Integer#MIN_VALUE} for any. */
-    Integer asScale() {
+    /** The degree this value scales by; null when it is no scale; {@link Coef#ANY} for any. */
+    Coef asScale() {
       return switch (kind) {
-        case INV -> 0;
+        case INV -> Coef.ZERO;
         case SCALE -> n;
-        case ZERO, INF -> Integer.MIN_VALUE;
+        case ZERO, INF -> Coef.ANY;
         default -> null;
       };
     }
@@ -78,8 +145,6 @@ final class ShiftInvariance {
       return kind == Kind.INV || kind == Kind.ZERO || kind == Kind.INF;
     }
   }
-
-  private static final int ANY = Integer.MIN_VALUE;
 
   private final Expr.Var candidate;
   private final Map<Expr.Var, Stmt.Loop> loopOf;
@@ -184,7 +249,7 @@ final class ShiftInvariance {
 
   private Cls compute(Expr e) {
     if (e == candidate) {
-      return Cls.shift(1);
+      return Cls.shift(Coef.ONE);
     }
     if (e instanceof Expr.Const k) {
       if (k.type().isFloating() && k.floatingValue() == 0) {
@@ -210,13 +275,13 @@ final class ShiftInvariance {
     }
     if (e instanceof Expr.Unary u && u.op() == UnaryOp.NEG) {
       Cls a = ops.get(0);
-      return a.kind() == Kind.SHIFT ? Cls.shift(-a.n()) : a;
+      return a.kind() == Kind.SHIFT ? Cls.shift(a.n().negate()) : a;
     }
     if (e instanceof Expr.Cast c && c.type().isFloating() && c.operand().type().isFloating()) {
       return ops.get(0);
     }
     if (e instanceof Expr.Binary b) {
-      return binary(b.op(), ops.get(0), ops.get(1));
+      return binary(b, ops.get(0), ops.get(1));
     }
     if (e instanceof Expr.Select) {
       return ops.get(0).invariant() ? same(ops.get(1), ops.get(2)) : Cls.TOP;
@@ -232,17 +297,18 @@ final class ShiftInvariance {
     return Cls.TOP; // a read whose index or guard moves, a cast of a moving value to an integer
   }
 
-  private Cls binary(BinaryOp op, Cls a, Cls b) {
+  private Cls binary(Expr.Binary e, Cls a, Cls b) {
+    BinaryOp op = e.op();
     switch (op) {
       case ADD:
       case SUB: {
-        Integer sa = a.asShift();
-        Integer sb = b.asShift();
+        Coef sa = a.asShift();
+        Coef sb = b.asShift();
         if (sa != null && sb != null) {
-          if (sa == ANY || sb == ANY) {
-            return Cls.INF;
+          Coef sum = sa.plus(op == BinaryOp.ADD ? sb : sb.negate());
+          if (sum != null) {
+            return Cls.shift(sum);
           }
-          return Cls.shift(op == BinaryOp.ADD ? sa + sb : sa - sb);
         }
         if (a.kind() == Kind.ZERO) {
           return b; // 0 + x and 0 - x scale as x does
@@ -257,15 +323,21 @@ final class ShiftInvariance {
         if (a.kind() == Kind.ZERO || (op == BinaryOp.MUL && b.kind() == Kind.ZERO)) {
           return Cls.ZERO;
         }
-        Integer da = a.asScale();
-        Integer db = b.asScale();
+        // a shift times (or over) a value that does not move and is the same all through the
+        // worker: a shift by that multiple, (x - m) / T (not (x[k] - m) * x[k], whose terms would
+        // move by different multiples)
+        if (a.kind() == Kind.SHIFT && b.kind() == Kind.INV && sameThroughout(e.right())) {
+          return Cls.shift(a.n().times(e.right(), op == BinaryOp.MUL ? 1 : -1));
+        }
+        if (op == BinaryOp.MUL && a.kind() == Kind.INV && b.kind() == Kind.SHIFT && sameThroughout(e.left())) {
+          return Cls.shift(b.n().times(e.left(), 1));
+        }
+        Coef da = a.asScale();
+        Coef db = b.asScale();
         if (da == null || db == null) {
           return Cls.TOP;
         }
-        if (da == ANY || db == ANY) {
-          return Cls.INF;
-        }
-        return Cls.scale(op == BinaryOp.MUL ? da + db : da - db);
+        return Cls.scale(da.plus(op == BinaryOp.MUL ? db : db.negate()));
       }
       case LT:
       case LE:
@@ -279,39 +351,47 @@ final class ShiftInvariance {
     }
   }
 
+  /** Whether {@code e} reads no loop's index or carried value: one value for the whole worker. */
+  private static boolean sameThroughout(Expr e) {
+    if (e instanceof Expr.Var v && (v.kind() == Expr.VarKind.LOOP_INDEX || v.kind() == Expr.VarKind.CARRIED
+        || v.kind() == Expr.VarKind.LOOP_RESULT)) {
+      return false;
+    }
+    for (Expr o : e.operands()) {
+      if (!sameThroughout(o)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Two values that move alike (a max, a min, a comparison, a select's two sides): their class. */
   private static Cls same(Cls a, Cls b) {
-    Integer sa = a.asShift();
-    Integer sb = b.asShift();
-    if (sa != null && sb != null && (sa == ANY || sb == ANY || sa.intValue() == sb.intValue())) {
-      return sa == ANY ? b : a;
+    Coef sa = a.asShift();
+    Coef sb = b.asShift();
+    if (sa != null && sb != null && (sa.any() || sb.any() || sa.equals(sb))) {
+      return sa.any() ? b : a;
     }
     return sameScale(a, b);
   }
 
   private static Cls sameScale(Cls a, Cls b) {
-    Integer da = a.asScale();
-    Integer db = b.asScale();
-    if (da != null && db != null && (da == ANY || db == ANY || da.intValue() == db.intValue())) {
-      return da == ANY ? b : a;
+    Coef da = a.asScale();
+    Coef db = b.asScale();
+    if (da != null && db != null && (da.any() || db.any() || da.equals(db))) {
+      return da.any() ? b : a;
     }
     return Cls.TOP;
   }
 
   private static Cls exp(Cls a) {
-    Integer s = a.asShift();
-    if (s == null) {
-      return Cls.TOP;
-    }
-    return s == ANY ? Cls.INF : Cls.scale(s);
+    Coef s = a.asShift();
+    return s == null ? Cls.TOP : Cls.scale(s);
   }
 
   private static Cls log(Cls a) {
-    Integer d = a.asScale();
-    if (d == null) {
-      return Cls.TOP;
-    }
-    return d == ANY ? Cls.INF : Cls.shift(d);
+    Coef d = a.asScale();
+    return d == null ? Cls.TOP : Cls.shift(d);
   }
 
   private Cls variable(Expr.Var v) {

@@ -209,6 +209,51 @@ public final class Gradients {
   }
 
   /**
+   * Softmax at temperature {@code t}: {@code exp((x - m) / t) / sum}. A shift of {@code m} by
+   * {@code c} moves every exponent by {@code -c / t}, so the outputs do not move and {@code m} takes
+   * no adjoint here either.
+   */
+  @Operator
+  public static void softmaxAt(@Dim int R, @Dim int N, @Shape("R, N") float[] x, float t,
+      @Out @Shape("R, N") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        m = max(m, x[r * N + k]);
+      }
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += exp((x[r * N + k] - m) / t);
+      }
+      for (int k = 0; k < N; k++) {
+        out[r * N + k] = exp((x[r * N + k] - m) / t) / s;
+      }
+    }
+  }
+
+  /**
+   * {@code exp((x - m) * x) / sum}: each exponent moves by {@code -c * x[k]}, a different multiple
+   * of a shift in every term, so the outputs move with {@code m} and it keeps its adjoint.
+   */
+  @Operator
+  public static void softmaxOfScaledShifts(@Dim int R, @Dim int N, @Shape("R, N") float[] x,
+      @Out @Shape("R, N") float[] out) {
+    for (@Parallel int r = 0; r < R; r++) {
+      float m = Float.NEGATIVE_INFINITY;
+      for (int k = 0; k < N; k++) {
+        m = max(m, x[r * N + k]);
+      }
+      float s = 0f;
+      for (int k = 0; k < N; k++) {
+        s += exp((x[r * N + k] - m) * x[r * N + k]);
+      }
+      for (int k = 0; k < N; k++) {
+        out[r * N + k] = exp((x[r * N + k] - m) * x[r * N + k]) / s;
+      }
+    }
+  }
+
+  /**
    * Each row's exponentials relative to its maximum, not normalised: these move with the maximum,
    * so the gradient must pass through it (to the maximum's element) and does.
    */

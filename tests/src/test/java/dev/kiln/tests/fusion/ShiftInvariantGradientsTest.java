@@ -30,6 +30,10 @@ class ShiftInvariantGradientsTest {
       "Normalization, softmax, 2",
       "Gradients, logSoftmax, 2",
       "Gradients, softmaxD, 2",
+      // its exponents (x - m) / t move by -c / t: still the same outputs
+      "Gradients, softmaxAt, 2",
+      // (x - m) * x moves by a different multiple in every term: the maximum's read counts again
+      "Gradients, softmaxOfScaledShifts, 3",
       // exp(x - m) alone moves with m: the maximum's read takes the adjoint through it
       "Gradients, expFromMax, 2",
       // out2 = sum(x - m) moves by -N times a shift: the maximum's read counts again
