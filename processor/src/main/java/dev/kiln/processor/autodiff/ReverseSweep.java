@@ -91,11 +91,6 @@ final class ReverseSweep {
     unused = ShiftInvariance.of(op.body(), upstream.keySet());
   }
 
-  /** The loop results whose value the differentiated outputs do not depend on (softmax's row maximum). */
-  Set<Expr.Var> independent() {
-    return unused;
-  }
-
   /** The adjoint kernel's body; {@link #occurrences()} then lists what it stores. */
   List<Stmt> run() throws NotDifferentiable {
     checkSingleWrites(op.body(), List.of(), new HashMap<>(), new HashMap<>());

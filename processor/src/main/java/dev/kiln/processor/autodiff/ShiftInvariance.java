@@ -150,9 +150,9 @@ final class ShiftInvariance {
   private final Map<Expr.Var, Stmt.Loop> loopOf;
   private final Map<Expr.Var, Stmt.Carried> carriedOf;
   private final Map<Expr.Var, Cls> phis = new HashMap<>();
-  private final Map<Stmt.Loop, Boolean> resolving = new IdentityHashMap<>();
+  private final Set<Stmt.Loop> resolving = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
   private final Map<Expr.Var, Cls> results = new HashMap<>();
-  private Map<Expr, Cls> memo = new HashMap<>();
+  private final Map<Expr, Cls> memo = new HashMap<>();
 
   private ShiftInvariance(Expr.Var candidate, Map<Expr.Var, Stmt.Loop> loopOf, Map<Expr.Var, Stmt.Carried> carriedOf) {
     this.candidate = candidate;
@@ -429,10 +429,10 @@ final class ShiftInvariance {
    * keeps their scale; a sum of shifted terms moves by more each iteration and is {@code TOP}).
    */
   private void resolve(Stmt.Loop l) {
-    if (resolving.containsKey(l)) {
+    if (resolving.contains(l)) {
       return; // asked from inside its own iteration: its phis are set
     }
-    resolving.put(l, true);
+    resolving.add(l);
     boolean bounds = loopInvariant(l);
     for (Stmt.Carried c : l.carried()) {
       phis.put(c.phi(), bounds ? cls(c.init()) : Cls.TOP);

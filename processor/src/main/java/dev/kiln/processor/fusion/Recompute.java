@@ -5,6 +5,7 @@ import dev.kiln.processor.ir.ExprFactory;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
+import dev.kiln.processor.ir.ScalarType;
 import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
 import dev.kiln.processor.ir.analysis.Affine;
@@ -146,13 +147,16 @@ public final class Recompute {
     int at = -1;
     Stmt.Loop storing = null; // the loop the store is directly in: l1, or its lane nest's inner loop
     for (int i = 0; i < top.size(); i++) {
-      if (top.get(i) instanceof Stmt.Loop l && l.body().contains(store)) {
+      if (!(top.get(i) instanceof Stmt.Loop l)) {
+        continue;
+      }
+      LaneNest nest = LaneNest.match(l);
+      if (l.body().contains(store)) {
         at = i;
         storing = l;
-      } else if (top.get(i) instanceof Stmt.Loop l && LaneNest.match(l) != null
-          && LaneNest.match(l).inner().body().contains(store)) {
+      } else if (nest != null && nest.inner().body().contains(store)) {
         at = i; // a lane nest visits every index of [0, hi) once, lane by lane
-        storing = LaneNest.match(l).inner();
+        storing = nest.inner();
       }
     }
     if (at < 0) {
@@ -197,7 +201,7 @@ public final class Recompute {
 
   /** Whether {@code l2} runs over the indices a lane nest whose inner loop is {@code inner} visits: {@code [0, hi)}, step 1. */
   private static boolean wholeNest(Stmt.Loop inner, Stmt.Loop l2, Rewriter probe) {
-    return l2.step() == 1 && l2.lo() instanceof Expr.Const lo && lo.type() == dev.kiln.processor.ir.ScalarType.INT
+    return l2.step() == 1 && l2.lo() instanceof Expr.Const lo && lo.type() == ScalarType.INT
         && lo.integralValue() == 0 && probe.rewrite(l2.hi()) == probe.rewrite(inner.hi());
   }
 

@@ -1,13 +1,11 @@
 package dev.kiln.processor.codegen.cpu;
 
 import dev.kiln.processor.fusion.Recompute;
-import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -47,36 +45,33 @@ final class ScratchRecompute {
     return new Recomputed(op, notes);
   }
 
-  /** The distinct heavy calls each loop of {@code op} makes, summed over its loops (and its top level). */
-  static int heavyCalls(OperatorIr.Grid op) {
-    return heavyCalls(op.body(), List.of());
+  /**
+   * The calls that cost: exp, tanh, sigmoid and erf, and log, which has no vector form (a loop
+   * that gained one would lose its SIMD form).
+   */
+  private static final Set<MathFn> COSTLY = costly();
+
+  private static Set<MathFn> costly() {
+    Set<MathFn> fns = java.util.EnumSet.copyOf(SimdFission.HEAVY);
+    fns.add(MathFn.LOG);
+    return fns;
   }
 
-  /** The heavy calls of one level ({@code body}'s stores and {@code carried}'s updates), plus its loops'. */
-  private static int heavyCalls(List<Stmt> body, List<Stmt.Carried> carried) {
-    Set<Expr> seen = new HashSet<>();
-    carried.forEach(c -> count(c.next(), seen));
-    int nested = 0;
+  /**
+   * The distinct costly calls each loop of {@code op} makes, summed over its loops at any depth
+   * (its top level's stores do not change when a row is computed again: only loops read rows).
+   */
+  static int heavyCalls(OperatorIr.Grid op) {
+    return heavyCalls(op.body());
+  }
+
+  private static int heavyCalls(List<Stmt> body) {
+    int n = 0;
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        count(st.value(), seen);
-        count(st.index(), seen);
-        count(st.guard(), seen);
-      } else if (s instanceof Stmt.Loop l) {
-        nested += heavyCalls(l.body(), l.carried());
+      if (s instanceof Stmt.Loop l) {
+        n += SimdLoops.calls(l, COSTLY) + heavyCalls(l.body());
       }
     }
-    return nested + (int) seen.stream().filter(ScratchRecompute::heavy).count();
-  }
-
-  private static void count(Expr e, Set<Expr> seen) {
-    if (seen.add(e)) {
-      e.operands().forEach(o -> count(o, seen));
-    }
-  }
-
-  private static boolean heavy(Expr e) {
-    return e instanceof Expr.Call c && (c.fn() == MathFn.EXP || c.fn() == MathFn.TANH || c.fn() == MathFn.SIGMOID
-        || c.fn() == MathFn.ERF || c.fn() == MathFn.LOG);
+    return n;
   }
 }

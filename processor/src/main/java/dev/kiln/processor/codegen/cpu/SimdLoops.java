@@ -16,6 +16,7 @@ import dev.kiln.processor.codegen.Names;
 import dev.kiln.processor.codegen.PartialSums;
 import dev.kiln.processor.ir.BinaryOp;
 import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.MathFn;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
@@ -167,29 +168,34 @@ final class SimdLoops implements LoopLowering {
 
   /** How many exp/tanh/sigmoid/erf calls {@code l}'s body and folds make. */
   static int heavyCalls(Stmt.Loop l) {
+    return calls(l, SimdFission.HEAVY);
+  }
+
+  /** How many distinct calls of {@code fns} {@code l}'s stores (not its nested loops') and folds make. */
+  static int calls(Stmt.Loop l, Set<MathFn> fns) {
     Set<Expr> seen = new HashSet<>();
     int[] count = {0};
     for (Stmt s : l.body()) {
       if (s instanceof Stmt.Store st) {
-        countHeavy(st.value(), seen, count);
-        countHeavy(st.index(), seen, count);
-        countHeavy(st.guard(), seen, count);
+        countCalls(st.value(), fns, seen, count);
+        countCalls(st.index(), fns, seen, count);
+        countCalls(st.guard(), fns, seen, count);
       }
     }
     for (Stmt.Carried c : l.carried()) {
-      countHeavy(c.next(), seen, count);
+      countCalls(c.next(), fns, seen, count);
     }
     return count[0];
   }
 
-  private static void countHeavy(Expr e, Set<Expr> seen, int[] count) {
+  private static void countCalls(Expr e, Set<MathFn> fns, Set<Expr> seen, int[] count) {
     if (e == null || !seen.add(e)) {
       return;
     }
-    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn())) {
+    if (e instanceof Expr.Call c && fns.contains(c.fn())) {
       count[0]++;
     }
-    e.operands().forEach(o -> countHeavy(o, seen, count));
+    e.operands().forEach(o -> countCalls(o, fns, seen, count));
   }
 
   /** Whether {@code f} is a sum whose terms may be kept per lane when sums may be reordered. */
