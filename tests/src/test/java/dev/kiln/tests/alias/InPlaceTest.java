@@ -25,6 +25,29 @@ class InPlaceTest {
     assertArrayEquals(expected, actual);
   }
 
+  /**
+   * Long enough that the SIMD form starts its vectors on a boundary ({@code Alignment}): the
+   * iterations before it must not be computed twice, since the second would read the first's
+   * output. Each length and each chunk start puts the boundary elsewhere.
+   */
+  @Test
+  void anOperatorInPlaceOverALongArrayComputesEachElementOnce() {
+    for (int n : new int[] {999, 1000, 4096, 100_003}) {
+      float[] expected = dev.kiln.tests.Data.floats(n, n, -2f, 2f);
+      float[] actual = expected.clone();
+      float[] direct = expected.clone();
+      InPlaceOps.scale(n, expected, 3f, expected);
+      InPlaceOpsKernels.scale(n, actual, 3f, actual);
+      assertArrayEquals(expected, actual, "launcher, N=" + n);
+      if (dev.kiln.runtime.simd.Simd.ENABLED) {
+        for (int lo = 0; lo < n; lo += 777) {
+          InPlaceOpsSimdKernels.scale(lo, Math.min(n, lo + 777), n, direct, 3f, direct);
+        }
+        assertArrayEquals(expected, direct, "SIMD kernel in chunks of 777, N=" + n);
+      }
+    }
+  }
+
   @Test
   void aStencilInPlaceIsRefused() {
     float[] u = data();

@@ -428,6 +428,68 @@ class SimdTest {
   }
 
   /**
+   * Long rows of finite values (special values would make every sum NaN and hide a term in the
+   * wrong place), where the vector loops start at the first element on a vector's boundary
+   * ({@code Alignment}): rows of 1000 and 2100 floats start at a different offset each, so each row
+   * runs a different number of scalar iterations first, and a lane sum's vectors take its lanes
+   * rotated by that number. Every result the source's bits, however the rows are cut into calls.
+   */
+  @ParameterizedTest(name = "B=5, N={0}")
+  @ValueSource(ints = {999, 1000, 2048, 2100})
+  void longRowsGiveTheSourcesFloatsWhereverTheirVectorsStart(int n) {
+    int rows = 5;
+    float[] x = Data.floats(71 + n, rows * n, -3f, 3f);
+    float[] want = new float[rows * n];
+    float[] got = new float[rows * n];
+    float[] direct = new float[rows * n];
+    float[] cut = new float[rows * n];
+    SimdOps.laneNorm(rows, n, x, want);
+    SimdOpsKernels.laneNorm(rows, n, x, got);
+    SimdOpsSimdKernels.laneNorm(0, rows, rows, n, x, direct);
+    SimdOpsSimdKernels.laneNorm(0, 2, rows, n, x, cut);
+    SimdOpsSimdKernels.laneNorm(2, rows, rows, n, x, cut);
+    same("laneNorm", want, got, direct);
+    same("laneNorm in calls [0, 2) and [2, 5)", want, got, cut);
+    SimdOps.laneSoftmax(rows, n, x, want);
+    SimdOpsKernels.laneSoftmax(rows, n, x, got);
+    SimdOpsSimdKernels.laneSoftmax(0, rows, rows, n, x, direct);
+    same("laneSoftmax", want, got, direct);
+    SimdOps.softmax(rows, n, x, want);
+    SimdOpsKernels.softmax(rows, n, x, got);
+    SimdOpsSimdKernels.softmax(0, rows, rows, n, x, direct);
+    same("softmax", want, got, direct);
+    float[][] wantF = new float[4][rows];
+    float[][] gotF = new float[4][rows];
+    float[][] directF = new float[4][rows];
+    SimdOps.laneFolds(rows, n, x, wantF[0], wantF[1], wantF[2], wantF[3]);
+    SimdOpsKernels.laneFolds(rows, n, x, gotF[0], gotF[1], gotF[2], gotF[3]);
+    SimdOpsSimdKernels.laneFolds(0, rows, rows, n, x, directF[0], directF[1], directF[2], directF[3]);
+    for (int i = 0; i < 4; i++) {
+      same("laneFolds " + i, wantF[i], gotF[i], directF[i]);
+    }
+    float[] w = Data.floats(72 + n, n, 0.5f, 2f);
+    SimdOps.folds(rows, n, x, w, wantF[0], wantF[1], wantF[2], wantF[3]);
+    SimdOpsKernels.folds(rows, n, x, w, gotF[0], gotF[1], gotF[2], gotF[3]);
+    SimdOpsSimdKernels.folds(0, rows, rows, n, x, w, directF[0], directF[1], directF[2], directF[3]);
+    for (int i = 0; i < 4; i++) {
+      same("folds " + i, wantF[i], gotF[i], directF[i]);
+    }
+    SimdOps.rowSum(rows, n, x, wantF[0]);
+    SimdOpsKernels.rowSum(rows, n, x, gotF[0]);
+    SimdOpsSimdKernels.rowSum(0, rows, rows, n, x, directF[0]);
+    same("rowSum", wantF[0], gotF[0], directF[0]);
+    int all = rows * n;
+    float[] b = Data.floats(73 + n, all, -3f, 3f);
+    SimdOps.arithmetic(all, x, b, 0.75f, want);
+    SimdOpsKernels.arithmetic(all, x, b, 0.75f, got);
+    SimdOpsSimdKernels.arithmetic(0, all, all, x, b, 0.75f, direct);
+    SimdOpsSimdKernels.arithmetic(0, 1001, all, x, b, 0.75f, cut);
+    SimdOpsSimdKernels.arithmetic(1001, all, all, x, b, 0.75f, cut);
+    same("arithmetic", want, got, direct);
+    same("arithmetic in calls [0, 1001) and [1001, B N)", want, got, cut);
+  }
+
+  /**
    * Column folds with the rows outermost: fewer columns than a vector, a block and a part of one,
    * more than one block of 1024 (and chunks that start inside a vector and inside a block).
    */

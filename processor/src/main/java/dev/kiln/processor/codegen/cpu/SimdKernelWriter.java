@@ -192,8 +192,8 @@ final class SimdKernelWriter {
     String limit = names.fresh("vectorEnd");
 
     CodeBlock.Builder rows = CodeBlock.builder();
-    rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
     if (ColumnLoops.applies(op)) {
+      rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
       // each loop with the rows outermost over a block of columns (ColumnLoops)
       Map<Expr, String> outer = new HashMap<>(bound);
       outer.remove(inner.var());
@@ -201,6 +201,17 @@ final class SimdKernelWriter {
       rows.addStatement("int $N = $N", v, limit);
     } else {
       rows.addStatement("int $N = $N", v, start);
+      Expr aligned = AlignedStart.heavy(op.body()) ? null : AlignedStart.target(op.body(), List.of(), SimdPlan.forLanes(op));
+      if (aligned != null) {
+        CodeBlock.Builder at = CodeBlock.builder();
+        CodeBlock atV = new VectorBody(SimdPlan.forLanes(op), names, op.names(), x -> CodeBlock.of("$N", bound.get(x)), at)
+            .scalar(aligned);
+        rows.add(at.build());
+        rows.add(AlignedStart.rewritable(op.body()) && !AlignedStart.mayRunInPlace(op)
+            ? AlignedStart.overlappingHead(names.fresh("head"), v, CodeBlock.of("$N", end), atV, laneStep(op, names, bound))
+            : AlignedStart.head(names.fresh("head"), v, CodeBlock.of("$N", end), atV, scalarWorker(op, names, bound)));
+      }
+      rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, v, SPECIES, end, v);
       rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
       rows.add(laneStep(op, names, bound));
       rows.endControlFlow();

@@ -86,6 +86,7 @@ final class SimdLoops implements LoopLowering {
     SimdLoops loops = new SimdLoops(names, op.names(), reorderSums,
         heavy >= 2 || heavyLanes || vectorised >= OUTLINE_ALL ? op : null, prefix);
     loops.outlineAll = vectorised >= OUTLINE_ALL;
+    loops.inPlace = AlignedStart.mayRunInPlace(op);
     return loops;
   }
 
@@ -98,6 +99,9 @@ final class SimdLoops implements LoopLowering {
   static final int OUTLINE_ALL = 4;
 
   private boolean outlineAll;
+
+  /** Whether the kernel may run with an output that is also an input ({@link AlignedStart#mayRunInPlace}). */
+  private boolean inPlace;
 
   /** Whether a loop that only stores writes each independent group of stores in a loop of its own (jammed rows). */
   private boolean splitStores;
@@ -242,8 +246,9 @@ final class SimdLoops implements LoopLowering {
     CodeBlock.Builder code = CodeBlock.builder();
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = $L", k, lo);
-    code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
     hoisted = hoist(l, outer, code);
+    alignedHead(l, outer, folds, carried, k, end, code);
+    code.addStatement("final int $N = $N + $N.loopBound($N - $N)", vectorEnd, k, SPECIES, end, k);
     String first = null;
     for (SimdPlan.Fold f : folds) {
       PartialSums.Sum sum = f.kind() == SimdPlan.FoldKind.IN_ORDER ? PartialSums.of(l, f.carried()) : null;
@@ -409,6 +414,39 @@ final class SimdLoops implements LoopLowering {
     }
     hoisted = Map.of();
     return true;
+  }
+
+  /**
+   * The iterations before the first whose aligned access ({@link AlignedStart}) starts on a vector
+   * boundary: one vector from {@code k} where the loop only stores values that do not read what it
+   * stores (the next vector computes its last lanes again, the same values into the same
+   * elements), else one by one as the last iterations run. None where a sum keeps sixteen
+   * partials (each term's partial is set by where its vector starts) or exp and the like are
+   * called (as scalar code they cost more than straddling vectors do).
+   */
+  private void alignedHead(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, List<SimdPlan.Fold> folds, List<String> carried,
+      String k, String end, CodeBlock.Builder code) {
+    if (heavyCalls(l) > 0
+        || folds.stream().anyMatch(f -> f.kind() == SimdPlan.FoldKind.IN_ORDER && PartialSums.of(l, f.carried()) != null)) {
+      return;
+    }
+    Expr aligned = AlignedStart.target(l.body(),
+        folds.stream().map(SimdPlan.Fold::term).filter(java.util.Objects::nonNull).toList(), SimdPlan.forLoop(l));
+    if (aligned == null) {
+      return;
+    }
+    VectorBody index = new VectorBody(SimdPlan.forLane(l.index()), names, sourceNames,
+        v -> v == l.index() ? CodeBlock.of("$N", k) : outer.apply(v), code);
+    index.adopt(hoisted);
+    CodeBlock atK = index.scalar(aligned);
+    CodeBlock.Builder first = CodeBlock.builder();
+    if (folds.isEmpty() && AlignedStart.rewritable(l.body()) && !inPlace) {
+      step(l, outer, folds, carried, List.of(), List.of(), null, k, first);
+      code.add(AlignedStart.overlappingHead(names.fresh("head"), k, CodeBlock.of("$N", end), atK, first.build()));
+    } else {
+      remainder(l, outer, folds, carried, k, null, first);
+      code.add(AlignedStart.head(names.fresh("head"), k, CodeBlock.of("$N", end), atK, first.build()));
+    }
   }
 
   /** The loop being written's invariant values ({@link LoopInvariants}), computed before it. */

@@ -1,0 +1,200 @@
+package dev.kiln.processor.codegen.cpu;
+
+import static dev.kiln.processor.codegen.cpu.SimdKernelWriter.SPECIES;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import dev.kiln.processor.check.InPlace;
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Stmt;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The scalar head of a vector loop: its first iterations one by one, up to the one where the
+ * loop's main array access starts a vector on a vector's boundary ({@code
+ * dev.kiln.runtime.simd.Alignment}), so that its vectors do not straddle cache lines. The access
+ * aligned is the loop's first unit-stride store, or without one its first unit-stride load: a
+ * straddling store costs most. The head runs the iterations as the loop's last ones (fewer than a
+ * vector) run, in index order and before the vectors, so every value computed, every sum kept in
+ * order and every store is the scalar loop's; only where the vectors start moves.
+ */
+final class AlignedStart {
+  static final ClassName ALIGNMENT = ClassName.get("dev.kiln.runtime.simd", "Alignment");
+
+  private AlignedStart() {}
+
+  /**
+   * Whether {@code body} calls exp, tanh, sigmoid or erf anywhere (its loops included): such a
+   * loop is bound by its math, not by where its vectors fall, and its scalar iterations cost
+   * several times its vectors' (aligned, softmax's forward kernel ran 15% slower and the LSTM
+   * cell's 45%), so it starts at its first iteration.
+   */
+  static boolean heavy(List<Stmt> body) {
+    Set<Expr> seen = new HashSet<>();
+    for (Stmt s : body) {
+      if (s instanceof Stmt.Store st) {
+        if (heavy(st.value(), seen) || heavy(st.index(), seen) || heavy(st.guard(), seen)) {
+          return true;
+        }
+      } else if (s instanceof Stmt.Loop l) {
+        for (Stmt.Carried c : l.carried()) {
+          if (heavy(c.init(), seen) || heavy(c.next(), seen)) {
+            return true;
+          }
+        }
+        if (heavy(l.body())) {
+          return true;
+        }
+      } else {
+        return true; // (a reduction over the workers: no aligned start)
+      }
+    }
+    return false;
+  }
+
+  private static boolean heavy(Expr e, Set<Expr> seen) {
+    if (e == null || !seen.add(e)) {
+      return false;
+    }
+    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn())) {
+      return true;
+    }
+    for (Expr o : e.operands()) {
+      if (heavy(o, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The index of the access to align in {@code stores} and {@code terms} under {@code plan}, or null for none. */
+  static Expr target(List<Stmt> stores, List<Expr> terms, SimdPlan plan) {
+    for (Stmt s : stores) {
+      if (s instanceof Stmt.Store st && plan.varying(st.index()) && plan.unitStride(st.index())) {
+        return st.index();
+      }
+    }
+    Set<Expr> seen = new HashSet<>();
+    for (Stmt s : stores) {
+      Expr found = s instanceof Stmt.Store st ? load(st.value(), plan, seen) : null;
+      if (found != null) {
+        return found;
+      }
+    }
+    for (Expr t : terms) {
+      Expr found = load(t, plan, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /** The index of the first unit-stride load in {@code e}, or null. */
+  private static Expr load(Expr e, SimdPlan plan, Set<Expr> seen) {
+    if (e == null || !seen.add(e)) {
+      return null;
+    }
+    if (e instanceof Expr.Load l && plan.varying(l.index()) && plan.unitStride(l.index())) {
+      return l.index();
+    }
+    for (Expr o : e.operands()) {
+      Expr found = load(o, plan, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether a launcher lets {@code op} run with an output that is also an input ({@link InPlace}:
+   * each worker reads that input only at the element it writes, before writing it). Then a vector
+   * computed again reads what the first one stored, and the iterations before the boundary run one
+   * by one.
+   */
+  static boolean mayRunInPlace(OperatorIr op) {
+    for (Param.Array out : op.arrays()) {
+      for (Param.Array in : op.arrays()) {
+        if (out != in && InPlace.safe(op, out, in)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code body} is stores only whose values, indices and guards read no array it stores
+   * into: running an iteration again stores the same values into the same elements (unless an
+   * output is an input too: {@link #mayRunInPlace}).
+   */
+  static boolean rewritable(List<Stmt> body) {
+    Set<Param.Array> stored = new HashSet<>();
+    for (Stmt s : body) {
+      if (!(s instanceof Stmt.Store st)) {
+        return false;
+      }
+      stored.add(st.array());
+    }
+    Set<Expr> seen = new HashSet<>();
+    for (Stmt s : body) {
+      Stmt.Store st = (Stmt.Store) s;
+      if (reads(st.value(), stored, seen) || reads(st.index(), stored, seen) || reads(st.guard(), stored, seen)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean reads(Expr e, Set<Param.Array> arrays, Set<Expr> seen) {
+    if (e == null || !seen.add(e)) {
+      return false;
+    }
+    if (e instanceof Expr.Load l && arrays.contains(l.array())) {
+      return true;
+    }
+    for (Expr o : e.operands()) {
+      if (reads(o, arrays, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code final int head = Alignment.start(k, end, index, SPECIES.length())} and the loop {@code
+   * for (; k < head; k++) { iteration }}, where {@code index} is the aligned access's index at
+   * iteration {@code k} and {@code iteration} one scalar iteration at {@code k}.
+   */
+  static CodeBlock head(String head, String k, CodeBlock end, CodeBlock index, CodeBlock iteration) {
+    return CodeBlock.builder()
+        .add("// the first iterations one by one, up to where the vectors start on a boundary\n")
+        .addStatement("final int $N = $T.start($N, $L, $L, $N.length())", head, ALIGNMENT, k, end, index, SPECIES)
+        .beginControlFlow("for (; $N < $N; $N++)", k, head, k)
+        .add(iteration)
+        .endControlFlow()
+        .build();
+  }
+
+  /**
+   * As {@link #head}, but the iterations before {@code head} as one vector from {@code k} ({@code
+   * step}), for a body that {@link #rewritable} allows: the vectors from {@code head} on compute
+   * its last lanes again. {@link Alignment#start} moves only a loop of many vectors, so the vector
+   * from {@code k} lies inside it.
+   */
+  static CodeBlock overlappingHead(String head, String k, CodeBlock end, CodeBlock index, CodeBlock step) {
+    return CodeBlock.builder()
+        .add("// one vector from the first iteration, then the vectors from where they start on a boundary\n")
+        .addStatement("final int $N = $T.start($N, $L, $L, $N.length())", head, ALIGNMENT, k, end, index, SPECIES)
+        .beginControlFlow("if ($N > $N)", head, k)
+        .add(step)
+        .addStatement("$N = $N", k, head)
+        .endControlFlow()
+        .build();
+  }
+}
