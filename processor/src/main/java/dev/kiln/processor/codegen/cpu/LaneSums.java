@@ -82,7 +82,7 @@ final class LaneSums {
 
     List<String> rows = new ArrayList<>();
     for (SimdPlan.Fold f : partials) {
-      rows.add(loops.scratchArray(f.carried().phi().name() + "Lanes", CodeBlock.of("$L", 2 * n.lanes())));
+      rows.add(loops.scratchArray(f.carried().phi().name() + "Lanes", CodeBlock.of("$L", n.lanes())));
     }
     // One branch per vector length, each with its own accumulators, none declared or assigned under
     // a condition: C2 boxes a vector merged from two branches (a block's vectors written under
@@ -118,16 +118,8 @@ final class LaneSums {
   }
 
   /**
-   * The whole nest for vectors of {@code length} floats: the first terms one by one up to where
-   * the aligned access's vectors start on a boundary ({@link AlignedStart}), the blocks, the last
-   * terms one by one, then each total taking the partials in lane order, as the source's outer loop
-   * adds them.
-   *
-   * <p>With a head of {@code h} terms the blocks start at {@code h}, so vector lane {@code i} of a
-   * block takes lane {@code (h + i) mod L}'s term: the partials live in a row of {@code 2L}
-   * floats, lane {@code j} at {@code j} when {@code j >= h}, else at {@code j + L} (its head term
-   * first, then its block terms, in index order), and the accumulators load and store the row's
-   * {@code L} floats from {@code h}.
+   * The whole nest for vectors of {@code length} floats: the blocks, the last terms one by one, then
+   * each total taking the partials in lane order, as the source's outer loop adds them.
    */
   private static CodeBlock branch(SimdLoops loops, LaneNest n, Stmt.Loop unit, List<SimdPlan.Fold> partials,
       List<Stmt.Carried> totals, List<String> totalNames, List<String> rows, int length, CodeBlock hi,
@@ -135,36 +127,13 @@ final class LaneSums {
     int lanes = n.lanes();
     String end = loops.names().fresh("end");
     String kb = loops.names().fresh("block");
-    String head = loops.names().fresh("head");
     CodeBlock.Builder code = CodeBlock.builder();
     code.addStatement("final int $N = $L", end, hi);
     code.addStatement("int $N = 0", kb);
-    Expr aligned = SimdLoops.heavyCalls(unit) > 0
-        ? null
-        : AlignedStart.target(unit.body(), partials.stream().map(SimdPlan.Fold::term).toList(), SimdPlan.forLoop(unit));
-    if (aligned != null) {
-      String k0 = loops.names().fresh(unit.index().name());
-      code.addStatement("final int $N = 0", k0);
-      CodeBlock atZero = new VectorBody(SimdPlan.forLane(unit.index()), loops.names(), loops.sourceNames(),
-          x -> x == unit.index() ? CodeBlock.of("$N", k0) : outer.apply(x), code).scalar(aligned);
-      code.addStatement("final int $N = $T.start(0, $N, $L, $L)", head, AlignedStart.ALIGNMENT, end, atZero, length);
-    } else {
-      code.addStatement("final int $N = 0", head);
-    }
-    for (int i = 0; i < partials.size(); i++) {
-      CodeBlock init = JavaLiterals.of((Expr.Const) partials.get(i).carried().init());
-      for (int v = 0; v < lanes; v += length) {
-        code.addStatement("$T.broadcast($N, $L).intoArray($N, $N + $L)", FLOAT_VECTOR, SPECIES, init, rows.get(i), head, v);
-      }
-    }
-    String kh = loops.names().fresh(unit.index().name());
-    code.beginControlFlow("for (int $N = 0; $N < $N; $N++)", kh, kh, head, kh);
-    fold(loops, unit, partials, rows, CodeBlock.of("$N", kh), CodeBlock.of("$N + $L", kh, lanes), outer, code);
-    code.endControlFlow();
-    blocks(loops, unit, partials, lanes / length, length, end, kb, head, rows, outer, code);
+    blocks(loops, unit, partials, lanes / length, length, end, kb, rows, outer, code);
     String k = loops.names().fresh(unit.index().name());
     code.beginControlFlow("for (int $N = $N; $N < $N; $N++)", k, kb, k, end, k);
-    fold(loops, unit, partials, rows, CodeBlock.of("$N", k), CodeBlock.of("$N - $N + $N", k, kb, head), outer, code);
+    fold(loops, unit, partials, rows, CodeBlock.of("$N", k), CodeBlock.of("$N - $N", k, kb), outer, code);
     code.endControlFlow();
     String j = loops.names().fresh(n.outer().index().name());
     code.beginControlFlow("for (int $N = 0; $N < $L; $N++)", j, j, lanes, j);
@@ -176,7 +145,7 @@ final class LaneSums {
         i++;
       }
       code.add(SimdLoops.scalarFold(totalFolds.get(t), CodeBlock.of("$N", totalNames.get(t)),
-          CodeBlock.of("$N[$N < $N ? $N + $L : $N]", rows.get(i), j, head, j, lanes, j)));
+          CodeBlock.of("$N[$N]", rows.get(i), j)));
     }
     code.endControlFlow();
     return code.build();
@@ -193,27 +162,25 @@ final class LaneSums {
   static final int MAX_VECTORS = 4;
 
   /**
-   * The full blocks of {@code vectors} vectors of {@code length} floats each, from {@code head}:
-   * one accumulator a vector and partial, loaded from the lanes' rows at {@code head + v * length},
-   * the terms at {@code kb + v * length} added to vector {@code v}'s, then the accumulators stored
-   * back. At most {@link #MAX_VECTORS} vectors a pass: longer blocks
+   * The full blocks of {@code vectors} vectors of {@code length} floats each: one accumulator a
+   * vector and partial, the terms at {@code kb + v * length} added to vector {@code v}'s, then the
+   * accumulators into the lanes' rows. At most {@link #MAX_VECTORS} vectors a pass: longer blocks
    * run in several passes over the row, each taking its group of lanes (a lane's terms still in
    * order); {@code kb} ends at the first index past the full blocks.
    */
   private static void blocks(SimdLoops loops, Stmt.Loop unit, List<SimdPlan.Fold> partials, int vectors, int length,
-      String end, String kb, String head, List<String> rows, Function<Expr.Var, CodeBlock> outer, CodeBlock.Builder code) {
+      String end, String kb, List<String> rows, Function<Expr.Var, CodeBlock> outer, CodeBlock.Builder code) {
     int lanes = vectors * length;
     for (int g = 0; g < vectors; g += MAX_VECTORS) {
       int group = Math.min(MAX_VECTORS, vectors - g);
-      code.addStatement("$N = $N", kb, head);
+      code.addStatement("$N = 0", kb);
       List<List<String>> acc = new ArrayList<>();
-      for (int i = 0; i < partials.size(); i++) {
-        SimdPlan.Fold f = partials.get(i);
+      for (SimdPlan.Fold f : partials) {
         List<String> vs = new ArrayList<>();
         for (int v = 0; v < group; v++) {
           String name = loops.names().fresh(f.carried().phi().name() + "V");
-          code.addStatement("$T $N = $T.fromArray($N, $N, $N + $L)", FLOAT_VECTOR, name, FLOAT_VECTOR, SPECIES,
-              rows.get(i), head, (g + v) * length);
+          code.addStatement("$T $N = $T.broadcast($N, $L)", FLOAT_VECTOR, name, FLOAT_VECTOR, SPECIES,
+              JavaLiterals.of((Expr.Const) f.carried().init()));
           vs.add(name);
         }
         acc.add(vs);
@@ -247,7 +214,7 @@ final class LaneSums {
       code.endControlFlow();
       for (int i = 0; i < partials.size(); i++) {
         for (int v = 0; v < group; v++) {
-          code.addStatement("$N.intoArray($N, $N + $L)", acc.get(i).get(v), rows.get(i), head, (g + v) * length);
+          code.addStatement("$N.intoArray($N, $L)", acc.get(i).get(v), rows.get(i), (g + v) * length);
         }
       }
     }
