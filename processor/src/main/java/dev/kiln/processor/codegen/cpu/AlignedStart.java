@@ -30,8 +30,9 @@ final class AlignedStart {
   /**
    * Whether {@code body} calls exp, tanh, sigmoid or erf anywhere (its loops included): such a
    * loop is bound by its math, not by where its vectors fall, and its scalar iterations cost
-   * several times its vectors' (aligned, softmax's forward kernel ran 15% slower and the LSTM
-   * cell's 45%), so it starts at its first iteration.
+   * several times its vectors' (aligned, softmax's forward kernel ran 15% slower, and the LSTM
+   * cell's in stages 45% with its first block cut short), so it starts at its first iteration.
+   * {@code SimdFission}'s stages are not aligned for the same reason.
    */
   static boolean heavy(List<Stmt> body) {
     Set<Expr> seen = new HashSet<>();
