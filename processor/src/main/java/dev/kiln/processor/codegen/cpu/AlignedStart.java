@@ -14,13 +14,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The scalar head of a vector loop: its first iterations one by one, up to the one where the
- * loop's main array access starts a vector on a vector's boundary ({@code
- * dev.kiln.runtime.simd.Alignment}), so that its vectors do not straddle cache lines. The access
- * aligned is the loop's first unit-stride store, or without one its first unit-stride load: a
- * straddling store costs most. The head runs the iterations as the loop's last ones (fewer than a
- * vector) run, in index order and before the vectors, so every value computed, every sum kept in
- * order and every store is the scalar loop's; only where the vectors start moves.
+ * The head of a vector loop: the iterations before the one where the loop's main array access
+ * starts a vector on a vector's boundary ({@code dev.kiln.runtime.simd.Alignment}), so that its
+ * vectors do not straddle cache lines. The access aligned is the loop's first unit-stride store,
+ * or without one its first unit-stride load: a straddling store costs most. The head runs those
+ * iterations one by one as the loop's last ones (fewer than a vector) run, in index order and
+ * before the vectors ({@link #head}), or where running an iteration twice is the same as once as
+ * one vector from the loop's start that the next vector overlaps ({@link #overlappingHead}); so
+ * every value computed, every sum kept in order and every store is the scalar loop's, and only
+ * where the vectors start moves.
  */
 final class AlignedStart {
   static final ClassName ALIGNMENT = ClassName.get("dev.kiln.runtime.simd", "Alignment");
@@ -51,7 +53,7 @@ final class AlignedStart {
           return true;
         }
       } else {
-        return true; // (a reduction over the workers: no aligned start)
+        return true; // (an accumulation across the workers: left at its start too)
       }
     }
     return false;
