@@ -9,6 +9,8 @@ import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Stmt;
+import dev.kiln.processor.ir.StmtWalk;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,38 +39,14 @@ final class AlignedStart {
    * {@code SimdFission}'s stages are not aligned for the same reason.
    */
   static boolean heavy(List<Stmt> body) {
-    Set<Expr> seen = new HashSet<>();
     for (Stmt s : body) {
-      if (s instanceof Stmt.Store st) {
-        if (heavy(st.value(), seen) || heavy(st.index(), seen) || heavy(st.guard(), seen)) {
-          return true;
-        }
-      } else if (s instanceof Stmt.Loop l) {
-        for (Stmt.Carried c : l.carried()) {
-          if (heavy(c.init(), seen) || heavy(c.next(), seen)) {
-            return true;
-          }
-        }
-        if (heavy(l.body())) {
-          return true;
-        }
-      } else {
+      if (s instanceof Stmt.Accumulate || s instanceof Stmt.Combine) {
         return true; // (an accumulation across the workers: left at its start too)
       }
-    }
-    return false;
-  }
-
-  private static boolean heavy(Expr e, Set<Expr> seen) {
-    if (e == null || !seen.add(e)) {
-      return false;
-    }
-    if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn())) {
-      return true;
-    }
-    for (Expr o : e.operands()) {
-      if (heavy(o, seen)) {
-        return true;
+      for (Expr e : StmtWalk.nodes(StmtWalk.exprs(s))) {
+        if (e instanceof Expr.Call c && SimdFission.HEAVY.contains(c.fn())) {
+          return true;
+        }
       }
     }
     return false;
@@ -76,39 +54,19 @@ final class AlignedStart {
 
   /** The index of the access to align in {@code stores} and {@code terms} under {@code plan}, or null for none. */
   static Expr target(List<Stmt> stores, List<Expr> terms, SimdPlan plan) {
+    List<Expr> values = new ArrayList<>();
     for (Stmt s : stores) {
-      if (s instanceof Stmt.Store st && plan.varying(st.index()) && plan.unitStride(st.index())) {
-        return st.index();
+      if (s instanceof Stmt.Store st) {
+        if (plan.varying(st.index()) && plan.unitStride(st.index())) {
+          return st.index();
+        }
+        values.add(st.value());
       }
     }
-    Set<Expr> seen = new HashSet<>();
-    for (Stmt s : stores) {
-      Expr found = s instanceof Stmt.Store st ? load(st.value(), plan, seen) : null;
-      if (found != null) {
-        return found;
-      }
-    }
-    for (Expr t : terms) {
-      Expr found = load(t, plan, seen);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
-  }
-
-  /** The index of the first unit-stride load in {@code e}, or null. */
-  private static Expr load(Expr e, SimdPlan plan, Set<Expr> seen) {
-    if (e == null || !seen.add(e)) {
-      return null;
-    }
-    if (e instanceof Expr.Load l && plan.varying(l.index()) && plan.unitStride(l.index())) {
-      return l.index();
-    }
-    for (Expr o : e.operands()) {
-      Expr found = load(o, plan, seen);
-      if (found != null) {
-        return found;
+    values.addAll(terms);
+    for (Expr.Load l : StmtWalk.loads(values)) {
+      if (plan.varying(l.index()) && plan.unitStride(l.index())) {
+        return l.index();
       }
     }
     return null;
@@ -138,35 +96,15 @@ final class AlignedStart {
    */
   static boolean rewritable(List<Stmt> body) {
     Set<Param.Array> stored = new HashSet<>();
+    List<Expr> read = new ArrayList<>();
     for (Stmt s : body) {
       if (!(s instanceof Stmt.Store st)) {
         return false;
       }
       stored.add(st.array());
+      read.addAll(StmtWalk.exprs(st));
     }
-    Set<Expr> seen = new HashSet<>();
-    for (Stmt s : body) {
-      Stmt.Store st = (Stmt.Store) s;
-      if (reads(st.value(), stored, seen) || reads(st.index(), stored, seen) || reads(st.guard(), stored, seen)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean reads(Expr e, Set<Param.Array> arrays, Set<Expr> seen) {
-    if (e == null || !seen.add(e)) {
-      return false;
-    }
-    if (e instanceof Expr.Load l && arrays.contains(l.array())) {
-      return true;
-    }
-    for (Expr o : e.operands()) {
-      if (reads(o, arrays, seen)) {
-        return true;
-      }
-    }
-    return false;
+    return StmtWalk.loads(read).stream().noneMatch(l -> stored.contains(l.array()));
   }
 
   /**

@@ -105,6 +105,7 @@ final class SimdKernelWriter {
    */
   private static List<MethodSpec> loops(OperatorIr.Grid source, DocLinks owner, boolean reorderSums) {
     OperatorIr.Grid op = simdForm(source);
+    boolean inPlace = AlignedStart.mayRunInPlace(source);
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
@@ -112,7 +113,7 @@ final class SimdKernelWriter {
     List<MethodSpec> outlined = new ArrayList<>();
     OperatorIr.Grid jammed = RowJam.jam(op);
     if (jammed == null) {
-      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
+      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name(), inPlace);
       BodyEmitter emitter = new BodyEmitter(JavaSyntax.INSTANCE, names, op.names());
       emitter.countUses(op.body(), List.of());
       emitter.lowering(loops);
@@ -130,9 +131,9 @@ final class SimdKernelWriter {
       outlined.addAll(loops.outlined());
     } else {
       String b = names.fresh(op.grid().get(0).var().name());
-      SimdLoops rowLoops = SimdLoops.of(jammed, names, reorderSums, op.name() + "$rows").splittingStores();
+      SimdLoops rowLoops = SimdLoops.of(jammed, names, reorderSums, op.name() + "$rows", inPlace).splittingStores();
       CodeBlock[] rows = rowWorker(jammed, names, rowLoops, b);
-      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name());
+      SimdLoops loops = SimdLoops.of(op, names, reorderSums, op.name(), inPlace);
       CodeBlock[] single = rowWorker(op, names, loops, b);
       for (Param.Array a : jammed.scratch()) {
         if (!op.scratch().contains(a)) { // the other rows' copies of the scratch arrays

@@ -65,8 +65,12 @@ final class SimdLoops implements LoopLowering {
     this.outlineFrom = outlineFrom;
   }
 
-  /** The kernel {@code op}'s loops, those with heavy calls outlined if its vectorised loops make two or more such calls. */
-  static SimdLoops of(OperatorIr.Grid op, Names names, boolean reorderSums, String prefix) {
+  /**
+   * The kernel {@code op}'s loops, those with heavy calls outlined if its vectorised loops make two
+   * or more such calls; {@code inPlace}, whether its launcher lets it run with an output that is
+   * also an input ({@link AlignedStart#mayRunInPlace} of the source kernel, which the launcher checks).
+   */
+  static SimdLoops of(OperatorIr.Grid op, Names names, boolean reorderSums, String prefix, boolean inPlace) {
     int heavy = 0;
     int vectorised = 0;
     for (Stmt.Loop l : SimdPlan.innermostLoops(op.body())) {
@@ -86,7 +90,7 @@ final class SimdLoops implements LoopLowering {
     SimdLoops loops = new SimdLoops(names, op.names(), reorderSums,
         heavy >= 2 || heavyLanes || vectorised >= OUTLINE_ALL ? op : null, prefix);
     loops.outlineAll = vectorised >= OUTLINE_ALL;
-    loops.inPlace = AlignedStart.mayRunInPlace(op);
+    loops.inPlace = inPlace;
     return loops;
   }
 
