@@ -1,5 +1,8 @@
 package dev.kiln.tests.alias;
 
+import static dev.kiln.KMath.sigmoid;
+import static dev.kiln.KMath.tanh;
+
 import dev.kiln.Dim;
 import dev.kiln.Operator;
 import dev.kiln.Out;
@@ -15,6 +18,17 @@ public final class InPlaceOps {
   public static void scale(@Dim int N, @Shape("N") float[] x, float s, @Out @Shape("N") float[] y) {
     for (@Parallel int i = 0; i < N; i++) {
       y[i] = s * x[i];
+    }
+  }
+
+  /**
+   * Safe in place, and with two {@code tanh}/{@code sigmoid} calls its SIMD form runs in stages
+   * ({@code SimdFission}): the first call into a scratch row, the last call and the store after it.
+   */
+  @Operator
+  public static void gatedTanh(@Dim int N, @Shape("N") float[] x, @Out @Shape("N") float[] y) {
+    for (@Parallel int i = 0; i < N; i++) {
+      y[i] = tanh(x[i]) * sigmoid(x[i]);
     }
   }
 

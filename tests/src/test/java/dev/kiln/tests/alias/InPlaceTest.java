@@ -48,6 +48,33 @@ class InPlaceTest {
     }
   }
 
+  /**
+   * A kernel whose SIMD form runs in stages over blocks of a row, in place: each stage must read x
+   * before the last one stores y over it, and the tail of each block (fewer than a vector) as the
+   * scalar kernel.
+   */
+  @Test
+  void anOperatorInStagesRunsInPlace() {
+    if (dev.kiln.runtime.simd.Simd.ENABLED) {
+      assertTrue(java.util.Arrays.stream(InPlaceOpsSimdKernels.class.getDeclaredMethods())
+          .anyMatch(m -> m.getName().equals("gatedTanh$stage1")), "the SIMD form is not in stages");
+    }
+    for (int n : new int[] {1, 17, 255, 256, 999, 4096, 100_003}) {
+      float[] expected = dev.kiln.tests.Data.floats(n + 1, n, -6f, 6f);
+      float[] actual = expected.clone();
+      float[] direct = expected.clone();
+      InPlaceOps.gatedTanh(n, expected, expected);
+      InPlaceOpsKernels.gatedTanh(n, actual, actual);
+      assertArrayEquals(expected, actual, "launcher, N=" + n);
+      if (dev.kiln.runtime.simd.Simd.ENABLED) {
+        for (int lo = 0; lo < n; lo += 777) {
+          InPlaceOpsSimdKernels.gatedTanh(lo, Math.min(n, lo + 777), n, direct, direct);
+        }
+        assertArrayEquals(expected, direct, "SIMD kernel in chunks of 777, N=" + n);
+      }
+    }
+  }
+
   @Test
   void aStencilInPlaceIsRefused() {
     float[] u = data();
