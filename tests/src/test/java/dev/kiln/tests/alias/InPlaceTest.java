@@ -33,18 +33,8 @@ class InPlaceTest {
   @Test
   void anOperatorInPlaceOverALongArrayComputesEachElementOnce() {
     for (int n : new int[] {999, 1000, 4096, 100_003}) {
-      float[] expected = dev.kiln.tests.Data.floats(n, n, -2f, 2f);
-      float[] actual = expected.clone();
-      float[] direct = expected.clone();
-      InPlaceOps.scale(n, expected, 3f, expected);
-      InPlaceOpsKernels.scale(n, actual, 3f, actual);
-      assertArrayEquals(expected, actual, "launcher, N=" + n);
-      if (dev.kiln.runtime.simd.Simd.ENABLED) {
-        for (int lo = 0; lo < n; lo += 777) {
-          InPlaceOpsSimdKernels.scale(lo, Math.min(n, lo + 777), n, direct, 3f, direct);
-        }
-        assertArrayEquals(expected, direct, "SIMD kernel in chunks of 777, N=" + n);
-      }
+      agreeInPlace(n, dev.kiln.tests.Data.floats(n, n, -2f, 2f), a -> InPlaceOps.scale(n, a, 3f, a),
+          a -> InPlaceOpsKernels.scale(n, a, 3f, a), (lo, hi, a) -> InPlaceOpsSimdKernels.scale(lo, hi, n, a, 3f, a));
     }
   }
 
@@ -60,18 +50,33 @@ class InPlaceTest {
           .anyMatch(m -> m.getName().equals("gatedTanh$stage1")), "the SIMD form is not in stages");
     }
     for (int n : new int[] {1, 17, 255, 256, 999, 4096, 100_003}) {
-      float[] expected = dev.kiln.tests.Data.floats(n + 1, n, -6f, 6f);
-      float[] actual = expected.clone();
-      float[] direct = expected.clone();
-      InPlaceOps.gatedTanh(n, expected, expected);
-      InPlaceOpsKernels.gatedTanh(n, actual, actual);
-      assertArrayEquals(expected, actual, "launcher, N=" + n);
-      if (dev.kiln.runtime.simd.Simd.ENABLED) {
-        for (int lo = 0; lo < n; lo += 777) {
-          InPlaceOpsSimdKernels.gatedTanh(lo, Math.min(n, lo + 777), n, direct, direct);
-        }
-        assertArrayEquals(expected, direct, "SIMD kernel in chunks of 777, N=" + n);
+      agreeInPlace(n, dev.kiln.tests.Data.floats(n + 1, n, -6f, 6f), a -> InPlaceOps.gatedTanh(n, a, a),
+          a -> InPlaceOpsKernels.gatedTanh(n, a, a), (lo, hi, a) -> InPlaceOpsSimdKernels.gatedTanh(lo, hi, n, a, a));
+    }
+  }
+
+  /** A SIMD kernel's call over workers {@code [lo, hi)} with its one array as input and output. */
+  private interface ChunkInPlace {
+    void run(int lo, int hi, float[] a);
+  }
+
+  /**
+   * The launcher and (with SIMD on) the SIMD kernel in chunks of 777 workers, each called in place
+   * on a copy of {@code data}, against the plain method called in place on another.
+   */
+  private static void agreeInPlace(int n, float[] data, java.util.function.Consumer<float[]> plain,
+      java.util.function.Consumer<float[]> launcher, ChunkInPlace simd) {
+    float[] expected = data.clone();
+    float[] actual = data.clone();
+    float[] direct = data.clone();
+    plain.accept(expected);
+    launcher.accept(actual);
+    assertArrayEquals(expected, actual, "launcher, N=" + n);
+    if (dev.kiln.runtime.simd.Simd.ENABLED) {
+      for (int lo = 0; lo < n; lo += 777) {
+        simd.run(lo, Math.min(n, lo + 777), direct);
       }
+      assertArrayEquals(expected, direct, "SIMD kernel in chunks of 777, N=" + n);
     }
   }
 

@@ -202,10 +202,11 @@ final class SimdKernelWriter {
       rows.addStatement("int $N = $N", v, limit);
     } else {
       rows.addStatement("int $N = $N", v, start);
-      Expr aligned = AlignedStart.heavy(op.body()) ? null : AlignedStart.target(op.body(), List.of(), SimdPlan.forLanes(op));
+      SimdPlan plan = SimdPlan.forLanes(op);
+      Expr aligned = AlignedStart.heavy(op.body()) ? null : AlignedStart.target(op.body(), List.of(), plan);
       if (aligned != null) {
         CodeBlock.Builder at = CodeBlock.builder();
-        CodeBlock atV = new VectorBody(SimdPlan.forLanes(op), names, op.names(), x -> CodeBlock.of("$N", bound.get(x)), at)
+        CodeBlock atV = new VectorBody(plan, names, op.names(), x -> CodeBlock.of("$N", bound.get(x)), at)
             .scalar(aligned);
         rows.add(at.build());
         rows.add(AlignedStart.rewritable(op.body()) && !AlignedStart.mayRunInPlace(op)
