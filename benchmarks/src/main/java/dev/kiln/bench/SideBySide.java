@@ -40,7 +40,8 @@ public final class SideBySide {
         + " " + Engine.getInstance().getVersion() + ", CPU, eager)");
     System.out.println("machine: " + cpu() + ", " + Runtime.getRuntime().availableProcessors() + " cores, Java "
         + System.getProperty("java.version") + "; Kiln GEMM: " + Gemm.backend() + "; Kiln SIMD: "
-        + dev.kiln.runtime.simd.Simd.describe() + "; OPENBLAS_CORETYPE="
+        + dev.kiln.runtime.simd.Simd.describe() + "; aligned copies of row-invariant inputs: "
+        + dev.kiln.runtime.simd.AlignedCopies.describe() + "; OPENBLAS_CORETYPE="
         + System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset"));
     Map<String, String> verdicts = new LinkedHashMap<>();
     Map<String, double[]> work = new LinkedHashMap<>();

@@ -12,7 +12,10 @@ import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -25,6 +28,7 @@ final class GridKernelWriter {
   static final ClassName PARTIALS = ClassName.get("dev.kiln.runtime.cpu", "Partials");
   static final ClassName REDUCE_OP = ClassName.get("dev.kiln.runtime.cpu", "ReduceOp");
   static final ClassName SIMD = ClassName.get("dev.kiln.runtime.simd", "Simd");
+  static final ClassName ALIGNED_COPIES = ClassName.get("dev.kiln.runtime.simd", "AlignedCopies");
 
   private GridKernelWriter() {}
 
@@ -102,10 +106,10 @@ final class GridKernelWriter {
     // a SIMD kernel never accumulates (SimdPlan), so its launcher has no partials to set up
     boolean simdFirst = simd != null && reductions.stream().noneMatch(ReductionPlan.Entry::partials) && groups.isEmpty();
     if (simd != null && !simdFirst) {
-      m.beginControlFlow("if ($T.ENABLED)", SIMD)
-          .addStatement("$T.forEachChunk($S, $N, $N, $L)", CPU_EXECUTOR, where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi))
-          .addStatement("return")
-          .endControlFlow();
+      m.beginControlFlow("if ($T.ENABLED)", SIMD);
+      withAlignedCopies(m, op, names, outerExtent, inputs -> CodeBlock.of("$T.forEachChunk($S, $N, $N, $L);\n", CPU_EXECUTOR,
+          where, outerExtent, chunks, simdChunk(op, simd, chunk, lo, hi, inputs)));
+      m.addStatement("return").endControlFlow();
     }
     emitter.openScope(); // per-chunk prologue
     emitter.add(ScratchCode.allocations(op));
@@ -166,13 +170,11 @@ final class GridKernelWriter {
       String scalar = names.fresh("scalar");
       m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, scalar, chunk, lo, hi, chunkBody);
       m.beginControlFlow("if ($T.ENABLED)", SIMD);
-      if (simdReordersSums) {
-        m.addStatement("$T.forEachChunk($S, $N, $N, $L, $N)", CPU_EXECUTOR, where, outerExtent, chunks,
-            simdChunk(op, simd, chunk, lo, hi), scalar);
-      } else {
-        m.addStatement("$T.forEachChunkChoosing($S, $N, $N, $L, $N, $L)", CPU_EXECUTOR, where, outerExtent, chunks,
-            simdChunk(op, simd, chunk, lo, hi), scalar, SimdKernelWriter.minimumPiece(op));
-      }
+      withAlignedCopies(m, op, names, outerExtent, inputs -> simdReordersSums
+          ? CodeBlock.of("$T.forEachChunk($S, $N, $N, $L, $N);\n", CPU_EXECUTOR, where, outerExtent, chunks,
+              simdChunk(op, simd, chunk, lo, hi, inputs), scalar)
+          : CodeBlock.of("$T.forEachChunkChoosing($S, $N, $N, $L, $N, $L);\n", CPU_EXECUTOR, where, outerExtent, chunks,
+              simdChunk(op, simd, chunk, lo, hi, inputs), scalar, SimdKernelWriter.minimumPiece(op)));
       m.addStatement("return").endControlFlow();
       m.addStatement("$T.forEachChunk($S, $N, $N, $N)", CPU_EXECUTOR, where, outerExtent, chunks, scalar);
       return m.build();
@@ -268,10 +270,39 @@ final class GridKernelWriter {
         : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
   }
 
-  /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}. */
-  private static CodeBlock simdChunk(OperatorIr.Grid op, ClassName simd, String chunk, String lo, String hi) {
+  /**
+   * Adds {@code run}'s statement, which runs the SIMD form's chunks, to {@code m}: as it is where
+   * {@code op} has no {@link RowInvariantInputs}, else inside {@code try (AlignedCopies copies =
+   * AlignedCopies.of(rows))} after one {@code final float[] gammaAligned = copies.copy(gamma);} an
+   * input, {@code run} given the names the chunks read each input by.
+   */
+  private static void withAlignedCopies(MethodSpec.Builder m, OperatorIr.Grid op, Names names, String outerExtent,
+      Function<Map<String, String>, CodeBlock> run) {
+    List<Param.Array> inputs = RowInvariantInputs.of(op);
+    if (inputs.isEmpty()) {
+      m.addCode(run.apply(Map.of()));
+      return;
+    }
+    String copies = names.fresh("copies");
+    m.beginControlFlow("try (final $T $N = $T.of($L))", ALIGNED_COPIES, copies, ALIGNED_COPIES, outerExtent);
+    Map<String, String> renamed = new HashMap<>();
+    for (Param.Array a : inputs) {
+      String copy = names.fresh(a.name() + "Aligned");
+      m.addStatement("final float[] $N = $N.copy($N)", copy, copies, a.name());
+      renamed.put(a.name(), copy);
+    }
+    m.addCode(run.apply(renamed));
+    m.endControlFlow();
+  }
+
+  /**
+   * {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}, a parameter that
+   * {@code renamed} names by the name it gives.
+   */
+  private static CodeBlock simdChunk(OperatorIr.Grid op, ClassName simd, String chunk, String lo, String hi,
+      Map<String, String> renamed) {
     List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
-    op.arguments().forEach(p -> args.add(CodeBlock.of("$N", p.name())));
+    op.arguments().forEach(p -> args.add(CodeBlock.of("$N", renamed.getOrDefault(p.name(), p.name()))));
     return CodeBlock.of("($N, $N, $N) -> $T.$N($L)", chunk, lo, hi, simd, op.name(), CodeBlock.join(args, ", "));
   }
 }

@@ -1,0 +1,93 @@
+package dev.kiln.runtime.simd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The copies a launcher hands its SIMD form: the input's floats, from a pool of at most four arrays, and only where they pay. */
+class AlignedCopiesTest {
+  private static float[] floats(int n, float from) {
+    float[] a = new float[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = from + i * 0.25f;
+    }
+    return a;
+  }
+
+  private static boolean g1() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+        .anyMatch(n -> n.startsWith("G1"));
+  }
+
+  @Test
+  void underG1ACopyHoldsTheInputsFloatsFromElementZero() {
+    assumeTrue(g1(), "the JVM runs another collector: " + AlignedCopies.describe());
+    assertTrue(AlignedCopies.describe().startsWith("on (G1, regions of "), AlignedCopies.describe());
+    float[] input = floats(2048, -3f);
+    long before = AlignedCopies.copied();
+    float[] copy;
+    try (AlignedCopies copies = AlignedCopies.of(64)) {
+      copy = copies.copy(input);
+      assertNotSame(input, copy);
+      assertTrue(copy.length > input.length);
+      assertArrayEquals(input, Arrays.copyOf(copy, input.length));
+    }
+    assertEquals(before + 1, AlignedCopies.copied());
+    // given back: the next call copies into the same array, over what the last one left
+    float[] other = floats(300, 7f);
+    try (AlignedCopies copies = AlignedCopies.of(64)) {
+      assertSame(copy, copies.copy(other));
+      assertArrayEquals(other, Arrays.copyOf(copy, other.length));
+    }
+  }
+
+  @Test
+  void aCallThatFindsNoArrayFreeReadsItsInputsWhereTheyAre() {
+    assumeTrue(g1(), "the JVM runs another collector: " + AlignedCopies.describe());
+    List<float[]> inputs = new ArrayList<>();
+    List<float[]> copied = new ArrayList<>();
+    try (AlignedCopies copies = AlignedCopies.of(64)) {
+      for (int i = 0; i < AlignedCopies.MAX_ARRAYS + 2; i++) {
+        float[] input = floats(512, i);
+        inputs.add(input);
+        copied.add(copies.copy(input));
+      }
+      for (int i = 0; i < inputs.size(); i++) {
+        if (i < AlignedCopies.MAX_ARRAYS) {
+          assertNotSame(inputs.get(i), copied.get(i), "input " + i);
+          assertArrayEquals(inputs.get(i), Arrays.copyOf(copied.get(i), 512), "input " + i);
+        } else {
+          assertSame(inputs.get(i), copied.get(i), "input " + i + ": the pool holds " + AlignedCopies.MAX_ARRAYS);
+        }
+      }
+    }
+    // all given back: another call copies again
+    try (AlignedCopies copies = AlignedCopies.of(64)) {
+      for (int i = 0; i < AlignedCopies.MAX_ARRAYS; i++) {
+        assertNotSame(inputs.get(i), copies.copy(inputs.get(i)));
+      }
+    }
+  }
+
+  @Test
+  void fewRowsOrShortInputsAreReadWhereTheyAre() {
+    float[] input = floats(4096, 1f);
+    try (AlignedCopies copies = AlignedCopies.of(AlignedCopies.MIN_ROWS - 1)) {
+      assertSame(input, copies.copy(input));
+    }
+    float[] shortInput = floats(AlignedCopies.MIN_LENGTH - 1, 1f);
+    try (AlignedCopies copies = AlignedCopies.of(1000)) {
+      assertSame(shortInput, copies.copy(shortInput));
+    }
+  }
+}
