@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
  * element 0 lies where a large array's element 0 lies on a cache line, so an input copied to element
  * 0 starts its vectors where the kernel's rows of a length that is a multiple of a vector start
  * theirs. A pool keeps at most {@link #MAX_ARRAYS} of them (one region each: 4 MB on a heap of 6 GB),
- * made at first use; a call that finds none free reads its inputs where they are.
+ * made at first use, and none on a heap of less than 64 times that; a call that finds none free
+ * reads its inputs where they are.
  *
  * <p>A copy changes where the kernel reads its floats, never which floats: the launcher copies
  * only inputs that the kernel does not write (nor may write through an aliased output), whose every
@@ -50,6 +51,9 @@ public final class AlignedCopies implements AutoCloseable {
 
   /** The most arrays the pool makes. */
   public static final int MAX_ARRAYS = 4;
+
+  /** Nothing is copied on a heap of fewer than this many times the pool's regions (256 MB with regions of 1 MB). */
+  static final long HEAP_SHARE = 64;
 
   /** The arrays no call holds, the one given back last first (its lines the likeliest still cached). */
   private static final ConcurrentLinkedDeque<float[]> FREE = new ConcurrentLinkedDeque<>();
@@ -144,6 +148,12 @@ public final class AlignedCopies implements AutoCloseable {
         long floats = regionBytes / 2 / Float.BYTES; // G1: an object of half a region or more is humongous
         if (regionBytes <= 0 || floats >= Integer.MAX_VALUE - 64) {
           why = "a region of " + regionBytes + " bytes";
+          return 0;
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (heap / HEAP_SHARE < MAX_ARRAYS * regionBytes) {
+          why = "a heap of " + heap + " bytes, of which the pool's " + MAX_ARRAYS + " regions would take more than 1/"
+              + HEAP_SHARE;
           return 0;
         }
         return (int) floats;

@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The copies a launcher hands its SIMD form: the input's floats, from a pool of at most four arrays, and only where they pay. */
@@ -89,5 +92,32 @@ class AlignedCopiesTest {
     try (AlignedCopies copies = AlignedCopies.of(1000)) {
       assertSame(shortInput, copies.copy(shortInput));
     }
+  }
+
+  /** Prints {@link AlignedCopies#describe()}, in a JVM of its own. */
+  public static final class Describe {
+    public static void main(String[] args) {
+      System.out.println(AlignedCopies.describe());
+    }
+  }
+
+  private static String describeIn(String... jvmOptions) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(jvmOptions));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Describe.class.getName()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertEquals(0, p.waitFor(), out);
+    return out;
+  }
+
+  @Test
+  void otherCollectorsSmallHeapsAndThePropertiesTurnTheCopiesOff() throws Exception {
+    assertEquals("off (the collector is not G1)", describeIn("-XX:+UseParallelGC"));
+    assertTrue(describeIn("-XX:+UseG1GC", "-Xmx128m").startsWith("off (a heap of "), describeIn("-XX:+UseG1GC", "-Xmx128m"));
+    assertEquals("on (G1, regions of 1048576 bytes)", describeIn("-XX:+UseG1GC", "-Xmx1g", "-XX:G1HeapRegionSize=1m"));
+    assertEquals("off (-Dkiln.simd.alignedCopies=false)", describeIn("-XX:+UseG1GC", "-Dkiln.simd.alignedCopies=false"));
+    assertEquals("off (-Dkiln.simd.align=false)", describeIn("-XX:+UseG1GC", "-Dkiln.simd.align=false"));
   }
 }

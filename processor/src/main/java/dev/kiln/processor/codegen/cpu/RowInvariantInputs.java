@@ -79,9 +79,9 @@ final class RowInvariantInputs {
   }
 
   /**
-   * What is known of each grid and loop variable: whether it starts at a non-negative value and the
-   * bound it stays below (a polynomial of the sizes), or that it is unknown (a variable bound by
-   * two loops is known only if both bounds are).
+   * What is known of each grid and loop variable: the bound it stays below (a polynomial of the
+   * sizes) when it provably starts at a non-negative value, or that it is unknown (a variable that
+   * two loops bind is known only where both start non-negative and share one bound).
    */
   private static final class Ranges {
     private final Set<String> dims;
