@@ -4,6 +4,7 @@ import dev.kiln.runtime.simd.Simd;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -91,21 +92,29 @@ public final class CpuExecutor {
 
   /**
    * Runs {@code body} over {@code [0, n)} cut into {@code chunks} contiguous ranges, chunk {@code
-   * k} being {@code [n*k/chunks, n*(k+1)/chunks)}. The caller's thread runs chunks too: it and up to
-   * {@code threads() - 1} pool workers take the next chunk from a shared counter until none is left,
-   * and the call returns once every chunk has ended. A worker that starts late finds nothing left
-   * and never touches the arrays. (Before, the caller handed the whole range to the pool and waited:
-   * a parked worker woke too late for a call of a millisecond or so, and on a 2-core AMD EPYC about
-   * one call in three ran on a single worker at half speed.)
+   * k} being {@code [n*k/chunks, n*(k+1)/chunks)}. The caller's thread runs chunks too, with up to
+   * {@code threads() - 1} pool workers, and the call returns once every chunk has ended. The chunks
+   * are dealt out in as many contiguous regions as there are threads: each thread runs its own
+   * region's chunks in order, from its front, so that it reads and writes one stream of rows, then
+   * takes the chunks still left in the others' regions from their backs. A worker that starts late
+   * finds its region taken and never touches the arrays. (Before, every thread took the next chunk
+   * from one shared counter, so the threads ran neighbouring chunks and each jumped ahead at every
+   * chunk: layer norm's SIMD kernel over 2048x2048 in eight chunks on two threads took 0.41-0.44 ms
+   * so against 0.37-0.40 in two regions, in a harness; in JMH through its launcher 0.51-0.56 against
+   * 0.56-0.58, other kernels the same. Before that, the caller handed the whole range to the pool
+   * and waited: a parked worker woke too late for a call of a millisecond or so, and on a 2-core AMD
+   * EPYC about one call in three ran on a single worker at half speed.) Which thread runs a chunk
+   * never changes the chunk's range or index, so per-chunk partial results are the same.
    */
   public static void forEachChunk(int n, int chunks, ChunkBody body) {
     if (chunks <= 1) {
       body.run(0, 0, n);
       return;
     }
-    SharedChunks shared = new SharedChunks(n, chunks, body);
+    int threads = Math.min(chunks, THREADS);
+    SharedChunks shared = new SharedChunks(n, chunks, threads, body);
     ForkJoinPool p = pool();
-    for (int h = Math.min(chunks, THREADS) - 1; h > 0; h--) {
+    for (int h = threads - 1; h > 0; h--) {
       p.execute(shared::runChunks);
     }
     shared.runChunks();
@@ -264,35 +273,90 @@ public final class CpuExecutor {
    * ended, so that no chunk still writes the caller's arrays (or a composite's pooled temporaries)
    * when it sees the failure.
    */
+  /**
+   * The chunks of one call, in contiguous regions (one a thread) whose bounds, front and back, are
+   * packed into one {@code long} each: a thread takes its own region's chunks from the front and the
+   * others' from the back, each chunk once.
+   */
   private static final class SharedChunks {
     private final int n;
     private final int chunks;
     private final ChunkBody body;
-    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicLong[] regions;
+    private final AtomicInteger joined = new AtomicInteger();
     private final CountDownLatch ended;
     private final AtomicReference<Throwable> failure =
         new AtomicReference<>();
 
-    SharedChunks(int n, int chunks, ChunkBody body) {
+    SharedChunks(int n, int chunks, int threads, ChunkBody body) {
       this.n = n;
       this.chunks = chunks;
       this.body = body;
+      this.regions = new AtomicLong[threads];
+      for (int r = 0; r < threads; r++) {
+        regions[r] = new AtomicLong(pack((int) ((long) chunks * r / threads), (int) ((long) chunks * (r + 1) / threads)));
+      }
       this.ended = new CountDownLatch(chunks);
     }
 
-    void runChunks() {
-      for (int k = next.getAndIncrement(); k < chunks; k = next.getAndIncrement()) {
-        int lo = (int) ((long) n * k / chunks);
-        int hi = (int) ((long) n * (k + 1) / chunks);
-        try {
-          body.run(k, lo, hi);
-        } catch (Throwable t) {
-          if (!failure.compareAndSet(null, t) && failure.get() != t) {
-            failure.get().addSuppressed(t); // Throwable.addSuppressed is synchronized
-          }
-        } finally {
-          ended.countDown();
+    private static long pack(int front, int back) {
+      return ((long) front << 32) | (back & 0xFFFF_FFFFL);
+    }
+
+    /** The first chunk left in {@code region}, taken; -1 when none is left. */
+    private static int takeFront(AtomicLong region) {
+      while (true) {
+        long v = region.get();
+        int front = (int) (v >>> 32);
+        int back = (int) v;
+        if (front >= back) {
+          return -1;
         }
+        if (region.compareAndSet(v, pack(front + 1, back))) {
+          return front;
+        }
+      }
+    }
+
+    /** The last chunk left in {@code region}, taken; -1 when none is left. */
+    private static int takeBack(AtomicLong region) {
+      while (true) {
+        long v = region.get();
+        int front = (int) (v >>> 32);
+        int back = (int) v;
+        if (front >= back) {
+          return -1;
+        }
+        if (region.compareAndSet(v, pack(front, back - 1))) {
+          return back - 1;
+        }
+      }
+    }
+
+    void runChunks() {
+      int mine = joined.getAndIncrement() % regions.length;
+      for (int k = takeFront(regions[mine]); k >= 0; k = takeFront(regions[mine])) {
+        run(k);
+      }
+      for (int i = 1; i < regions.length; i++) {
+        AtomicLong other = regions[(mine + i) % regions.length];
+        for (int k = takeBack(other); k >= 0; k = takeBack(other)) {
+          run(k);
+        }
+      }
+    }
+
+    private void run(int k) {
+      int lo = (int) ((long) n * k / chunks);
+      int hi = (int) ((long) n * (k + 1) / chunks);
+      try {
+        body.run(k, lo, hi);
+      } catch (Throwable t) {
+        if (!failure.compareAndSet(null, t) && failure.get() != t) {
+          failure.get().addSuppressed(t); // Throwable.addSuppressed is synchronized
+        }
+      } finally {
+        ended.countDown();
       }
     }
 

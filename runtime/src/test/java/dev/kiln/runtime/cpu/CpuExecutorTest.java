@@ -75,6 +75,51 @@ class CpuExecutorTest {
   }
 
   @Test
+  void eachThreadRunsARegionOfNeighbouringChunksInOrderThenTakesWhatIsLeftFromTheBack() {
+    int n = 1000;
+    int chunks = 37;
+    java.util.Map<Thread, java.util.List<Integer>> order = new java.util.concurrent.ConcurrentHashMap<>();
+    int[] runs = new int[chunks];
+    CpuExecutor.forEachChunk(n, chunks, (chunk, lo, hi) -> {
+      assertEquals((int) ((long) n * chunk / chunks), lo, "chunk " + chunk + "'s start");
+      assertEquals((int) ((long) n * (chunk + 1) / chunks), hi, "chunk " + chunk + "'s end");
+      order.computeIfAbsent(Thread.currentThread(), t -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(chunk);
+      synchronized (runs) {
+        runs[chunk]++;
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    for (int k = 0; k < chunks; k++) {
+      assertEquals(1, runs[k], "chunk " + k + " runs once");
+    }
+    // the caller's region is the first: it starts at chunk 0 and runs on to the next chunk, in order
+    java.util.List<Integer> callers = order.get(Thread.currentThread());
+    assertEquals(0, callers.get(0), "the caller's chunks " + callers);
+    int regionEnd = chunks / Math.min(chunks, CpuExecutor.threads());
+    for (int i = 1; i < Math.min(callers.size(), regionEnd); i++) {
+      assertEquals(callers.get(i - 1) + 1, callers.get(i), "the caller's chunks " + callers);
+    }
+    // every thread's chunks: an ascending run of neighbours (its region), then chunks taken from the
+    // backs of the others' regions, each one before the one it took before
+    for (java.util.List<Integer> mine : order.values()) {
+      int i = 1;
+      while (i < mine.size() && mine.get(i) == mine.get(i - 1) + 1) {
+        i++;
+      }
+      for (int j = i + 1; j < mine.size(); j++) {
+        if (mine.get(j) > mine.get(j - 1)) {
+          // a later region's back comes after an earlier region's: only where the thread moved on to another region
+          assertEquals(true, CpuExecutor.threads() > 2, "chunks of one thread " + mine);
+        }
+      }
+    }
+  }
+
+  @Test
   void flatChunksOnlyWhenTheOuterDimensionIsTooShortForThePool() {
     int threads = CpuExecutor.threads();
     assertEquals(0, CpuExecutor.flatChunks(threads * 64, 1 << 16, 1L << 20), "enough rows for every thread");
