@@ -303,8 +303,8 @@ public final class CpuExecutor {
       return ((long) front << 32) | (back & 0xFFFF_FFFFL);
     }
 
-    /** The first chunk left in {@code region}, taken; -1 when none is left. */
-    private static int takeFront(AtomicLong region) {
+    /** The first chunk left in {@code region} ({@code fromFront}) or its last, taken; -1 when none is left. */
+    private static int take(AtomicLong region, boolean fromFront) {
       while (true) {
         long v = region.get();
         int front = (int) (v >>> 32);
@@ -312,35 +312,20 @@ public final class CpuExecutor {
         if (front >= back) {
           return -1;
         }
-        if (region.compareAndSet(v, pack(front + 1, back))) {
-          return front;
-        }
-      }
-    }
-
-    /** The last chunk left in {@code region}, taken; -1 when none is left. */
-    private static int takeBack(AtomicLong region) {
-      while (true) {
-        long v = region.get();
-        int front = (int) (v >>> 32);
-        int back = (int) v;
-        if (front >= back) {
-          return -1;
-        }
-        if (region.compareAndSet(v, pack(front, back - 1))) {
-          return back - 1;
+        if (region.compareAndSet(v, fromFront ? pack(front + 1, back) : pack(front, back - 1))) {
+          return fromFront ? front : back - 1;
         }
       }
     }
 
     void runChunks() {
       int mine = joined.getAndIncrement() % regions.length;
-      for (int k = takeFront(regions[mine]); k >= 0; k = takeFront(regions[mine])) {
+      for (int k = take(regions[mine], true); k >= 0; k = take(regions[mine], true)) {
         run(k);
       }
       for (int i = 1; i < regions.length; i++) {
         AtomicLong other = regions[(mine + i) % regions.length];
-        for (int k = takeBack(other); k >= 0; k = takeBack(other)) {
+        for (int k = take(other, false); k >= 0; k = take(other, false)) {
           run(k);
         }
       }

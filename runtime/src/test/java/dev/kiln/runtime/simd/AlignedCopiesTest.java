@@ -115,7 +115,8 @@ class AlignedCopiesTest {
   @Test
   void otherCollectorsSmallHeapsAndThePropertiesTurnTheCopiesOff() throws Exception {
     assertEquals("off (the collector is not G1)", describeIn("-XX:+UseParallelGC"));
-    assertTrue(describeIn("-XX:+UseG1GC", "-Xmx128m").startsWith("off (a heap of "), describeIn("-XX:+UseG1GC", "-Xmx128m"));
+    String smallHeap = describeIn("-XX:+UseG1GC", "-Xmx128m");
+    assertTrue(smallHeap.startsWith("off (a heap of "), smallHeap);
     assertEquals("on (G1, regions of 1048576 bytes)", describeIn("-XX:+UseG1GC", "-Xmx1g", "-XX:G1HeapRegionSize=1m"));
     assertEquals("off (-Dkiln.simd.alignedCopies=false)", describeIn("-XX:+UseG1GC", "-Dkiln.simd.alignedCopies=false"));
     assertEquals("off (-Dkiln.simd.align=false)", describeIn("-XX:+UseG1GC", "-Dkiln.simd.align=false"));
