@@ -66,6 +66,47 @@ public final class SimdOps {
   }
 
   /**
+   * OVL's example a row at a time: each row of x in halves, y added to each, the first half and the
+   * product side by side in a row of out. Its SIMD form runs each store as a loop of its own over a
+   * row of at most 2048 workers (StoreStreams), the one loop over longer rows.
+   */
+  @Operator
+  public static void rowConcat(@Dim int B, @Dim int N, @Shape("B, 2*N") float[] x, @Shape("B, N") float[] y,
+      @Out @Shape("B, 2*N") float[] out) {
+    for (@Parallel int r = 0; r < B; r++)
+      for (@Parallel int n = 0; n < N; n++) {
+        float a = x[r * 2 * N + n] + y[r * N + n];
+        out[r * 2 * N + n] = a;
+        out[r * 2 * N + N + n] = a * (x[r * 2 * N + N + n] + y[r * N + n]);
+      }
+  }
+
+  /** Each row of x in halves, into two arrays: split too (x is read at two places in a row). */
+  @Operator
+  public static void rowSplit(@Dim int B, @Dim int N, @Shape("B, 2*N") float[] x, @Out @Shape("B, N") float[] lo,
+      @Out @Shape("B, N") float[] hi) {
+    for (@Parallel int r = 0; r < B; r++)
+      for (@Parallel int n = 0; n < N; n++) {
+        lo[r * N + n] = x[r * 2 * N + n] - 1f;
+        hi[r * N + n] = 2f * x[r * 2 * N + N + n];
+      }
+  }
+
+  /**
+   * Two outputs at the index of their inputs: every array one stream in address order already, not
+   * split (nor could it be: an output may be written in place of an input).
+   */
+  @Operator
+  public static void rowPairs(@Dim int B, @Dim int N, @Shape("B, N") float[] a, @Shape("B, N") float[] b,
+      @Out @Shape("B, N") float[] sum, @Out @Shape("B, N") float[] product) {
+    for (@Parallel int r = 0; r < B; r++)
+      for (@Parallel int n = 0; n < N; n++) {
+        sum[r * N + n] = a[r * N + n] + b[r * N + n];
+        product[r * N + n] = a[r * N + n] * b[r * N + n];
+      }
+  }
+
+  /**
    * Index comparisons with the lane variable: a causal mask, a band with the lane on the right, an
    * offset diagonal, its complement (vector masks from the lane numbers).
    */

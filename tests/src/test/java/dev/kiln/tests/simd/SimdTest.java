@@ -57,6 +57,9 @@ class SimdTest {
         "drop", "divided", "drawRows", "drawNormal"}) {
       expected.put(op, "yes, neighbouring workers as lanes");
     }
+    expected.put("rowPairs", "yes, neighbouring workers as lanes");
+    expected.put("rowConcat", "yes, neighbouring workers as lanes, a loop a store in rows of at most 2048");
+    expected.put("rowSplit", "yes, neighbouring workers as lanes, a loop a store in rows of at most 2048");
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("columnScaled", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
@@ -283,6 +286,42 @@ class SimdTest {
     SimdOpsKernels.blocks(rows, c, n, wide, bgot);
     SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
     same("blocks", bwant, bgot, bdirect);
+  }
+
+  /**
+   * Rows whose stores run as loops of their own up to 2048 workers (StoreStreams) and as one loop
+   * beyond: at lengths of a vector's remainder, at and about the limit, and past it.
+   */
+  @ParameterizedTest(name = "B=3, N={0}")
+  @ValueSource(ints = {0, 1, 15, 17, 40, 1000, 2047, 2048, 2049, 3000})
+  void rowsWhoseStoresRunAsLoopsOfTheirOwnGiveTheSourcesFloats(int n) {
+    int rows = 3;
+    float[] x = data(71, rows * 2 * n);
+    float[] y = data(72, rows * n);
+    float[] want = new float[rows * 2 * n];
+    float[] got = new float[rows * 2 * n];
+    float[] direct = new float[rows * 2 * n];
+    SimdOps.rowConcat(rows, n, x, y, want);
+    SimdOpsKernels.rowConcat(rows, n, x, y, got);
+    SimdOpsSimdKernels.rowConcat(0, rows, rows, n, x, y, direct);
+    same("rowConcat", want, got, direct);
+
+    float[][] split = {new float[rows * n], new float[rows * n], new float[rows * n], new float[rows * n],
+        new float[rows * n], new float[rows * n]};
+    SimdOps.rowSplit(rows, n, x, split[0], split[1]);
+    SimdOpsKernels.rowSplit(rows, n, x, split[2], split[3]);
+    SimdOpsSimdKernels.rowSplit(0, rows, rows, n, x, split[4], split[5]);
+    same("rowSplit lo", split[0], split[2], split[4]);
+    same("rowSplit hi", split[1], split[3], split[5]);
+
+    float[] a = java.util.Arrays.copyOf(x, rows * n);
+    float[][] pairs = {new float[rows * n], new float[rows * n], new float[rows * n], new float[rows * n],
+        new float[rows * n], new float[rows * n]};
+    SimdOps.rowPairs(rows, n, a, y, pairs[0], pairs[1]);
+    SimdOpsKernels.rowPairs(rows, n, a, y, pairs[2], pairs[3]);
+    SimdOpsSimdKernels.rowPairs(0, rows, rows, n, a, y, pairs[4], pairs[5]);
+    same("rowPairs sum", pairs[0], pairs[2], pairs[4]);
+    same("rowPairs product", pairs[1], pairs[3], pairs[5]);
   }
 
   /** Comparisons of the lane variable with a row index: the masks' lanes switch inside a vector. */

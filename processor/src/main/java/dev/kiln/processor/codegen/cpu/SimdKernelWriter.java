@@ -190,45 +190,85 @@ final class SimdKernelWriter {
     bound.put(inner.var(), v);
     String start = last == 0 ? lo : "0";
     String end = last == 0 ? hi : inner.extentText();
-    String limit = names.fresh("vectorEnd");
 
     CodeBlock.Builder rows = CodeBlock.builder();
     if (ColumnLoops.applies(op)) {
+      String limit = names.fresh("vectorEnd");
       rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, start, SPECIES, end, start);
       // each loop with the rows outermost over a block of columns (ColumnLoops)
       Map<Expr, String> outer = new HashMap<>(bound);
       outer.remove(inner.var());
       rows.add(ColumnLoops.write(op, names, outer, names.fresh(inner.var().name()), start, limit));
       rows.addStatement("int $N = $N", v, limit);
+      rows.add(scalarTail(op, names, bound, v, end));
     } else {
-      rows.addStatement("int $N = $N", v, start);
-      SimdPlan plan = SimdPlan.forLanes(op);
-      Expr aligned = AlignedStart.heavy(op.body()) ? null : AlignedStart.target(op.body(), List.of(), plan);
-      if (aligned != null) {
-        CodeBlock.Builder at = CodeBlock.builder();
-        CodeBlock atV = new VectorBody(plan, names, op.names(), x -> CodeBlock.of("$N", bound.get(x)), at)
-            .scalar(aligned);
-        rows.add(at.build());
-        rows.add(AlignedStart.rewritable(op.body()) && !AlignedStart.mayRunInPlace(op)
-            ? AlignedStart.overlappingHead(names.fresh("head"), v, CodeBlock.of("$N", end), atV, laneStep(op, names, bound))
-            : AlignedStart.head(names.fresh("head"), v, CodeBlock.of("$N", end), atV, scalarWorker(op, names, bound)));
+      List<Stmt.Store> pieces = StoreStreams.pieces(op);
+      if (pieces.isEmpty()) {
+        rows.addStatement("int $N = $N", v, start);
+        rows.add(rowLoop(op, names, bound, v, end, AlignedStart.mayRunInPlace(op)));
+      } else {
+        rows.beginControlFlow("if ($L <= $L)", end, StoreStreams.MAX_ROW);
+        rows.add("// a loop a store, each array read and written in address order (StoreStreams)\n");
+        rows.addStatement("int $N = $N", v, start);
+        for (int i = 0; i < pieces.size(); i++) {
+          if (i > 0) {
+            rows.addStatement("$N = $N", v, start);
+          }
+          // (no output is an input: StoreStreams splits no kernel that may run in place)
+          rows.add(rowLoop(op.withBody(List.of(pieces.get(i))), names, bound, v, end, false));
+        }
+        rows.nextControlFlow("else");
+        rows.addStatement("int $N = $N", v, start);
+        rows.add(rowLoop(op, names, bound, v, end, false));
+        rows.endControlFlow();
       }
-      rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, v, SPECIES, end, v);
-      rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
-      rows.add(laneStep(op, names, bound));
-      rows.endControlFlow();
     }
-    // The remaining workers (fewer than a vector) one by one, as the scalar kernel runs them: the
-    // same floats, and no second copy of the vector code to spend C2's node budget on (a vector
-    // that crosses a call C2 stopped inlining is boxed, and the loop runs no faster than scalar).
-    rows.beginControlFlow("for (; $N < $N; $N++)", v, end, v);
-    rows.add(scalarWorker(op, names, bound));
-    rows.endControlFlow();
     CodeBlock code = rows.build();
     for (int k = last - 1; k >= 0; k--) {
       code = GridKernelWriter.gridLoop(op, k, outerVars.get(k), lo, hi, code);
     }
     return m.addCode(code).build();
+  }
+
+  /**
+   * The workers of a row from {@code v} to {@code end}: the iterations before the aligned start,
+   * the vectors, then the remaining workers one by one ({@link #scalarTail}); {@code inPlace}: whether
+   * the kernel (not only {@code op}, which may be one of its stores) may run with an output that is
+   * also an input.
+   */
+  private static CodeBlock rowLoop(OperatorIr.Grid op, Names names, Map<Expr, String> bound, String v, String end,
+      boolean inPlace) {
+    CodeBlock.Builder rows = CodeBlock.builder();
+    String limit = names.fresh("vectorEnd");
+    SimdPlan plan = SimdPlan.forLanes(op);
+    Expr aligned = AlignedStart.heavy(op.body()) ? null : AlignedStart.target(op.body(), List.of(), plan);
+    if (aligned != null) {
+      CodeBlock.Builder at = CodeBlock.builder();
+      CodeBlock atV = new VectorBody(plan, names, op.names(), x -> CodeBlock.of("$N", bound.get(x)), at)
+          .scalar(aligned);
+      rows.add(at.build());
+      rows.add(AlignedStart.rewritable(op.body()) && !inPlace
+          ? AlignedStart.overlappingHead(names.fresh("head"), v, CodeBlock.of("$N", end), atV, laneStep(op, names, bound))
+          : AlignedStart.head(names.fresh("head"), v, CodeBlock.of("$N", end), atV, scalarWorker(op, names, bound)));
+    }
+    rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, v, SPECIES, end, v);
+    rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
+    rows.add(laneStep(op, names, bound));
+    rows.endControlFlow();
+    return rows.add(scalarTail(op, names, bound, v, end)).build();
+  }
+
+  /**
+   * The remaining workers (fewer than a vector) one by one, as the scalar kernel runs them: the
+   * same floats, and no second copy of the vector code to spend C2's node budget on (a vector
+   * that crosses a call C2 stopped inlining is boxed, and the loop runs no faster than scalar).
+   */
+  private static CodeBlock scalarTail(OperatorIr.Grid op, Names names, Map<Expr, String> bound, String v, String end) {
+    return CodeBlock.builder()
+        .beginControlFlow("for (; $N < $N; $N++)", v, end, v)
+        .add(scalarWorker(op, names, bound))
+        .endControlFlow()
+        .build();
   }
 
   /** One worker's statements as the scalar kernel writes them, its grid variables named by {@code bound}. */

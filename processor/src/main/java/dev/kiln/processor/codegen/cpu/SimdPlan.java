@@ -199,7 +199,8 @@ public final class SimdPlan {
     String lanes = refusal(op);
     if (lanes == null) {
       return new Verdict(true, false, "yes, neighbouring workers as lanes"
-          + (ColumnLoops.applies(op) ? ", rows outermost over blocks of " + ColumnLoops.BLOCK + " lanes" : ""));
+          + (ColumnLoops.applies(op) ? ", rows outermost over blocks of " + ColumnLoops.BLOCK + " lanes" : "")
+          + (StoreStreams.pieces(op).isEmpty() ? "" : ", a loop a store in rows of at most " + StoreStreams.MAX_ROW));
     }
     if (op.grid().isEmpty()) {
       return new Verdict(false, false, "no, " + lanes);
