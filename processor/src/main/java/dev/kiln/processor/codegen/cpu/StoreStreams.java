@@ -19,8 +19,8 @@ import java.util.Set;
  * a row: a concatenation such as OVL's ({@code out[r, n] = a; out[r, N + n] = a * b}) or a split of
  * rows into halves, where one loop over the row walks one array at two places at once, each place a
  * stream that jumps a row's length at every row. Split, every array is read and written in address
- * order (OVL's kernel, rows of 2x1024 floats: 10-20% faster in a harness, 4-17% through its launcher;
- * docs/BENCHMARKS.md). A later loop computes its value again, reading the row's inputs a second time
+ * order (OVL's kernel, rows of 2x1024 floats: 10-20% faster in a harness, through its launcher a
+ * median 6% over 14 alternated JMH pairs; docs/BENCHMARKS.md). A later loop computes its value again, reading the row's inputs a second time
  * from L1, so the split form runs only for rows of at most {@link #MAX_ROW} workers; longer rows run
  * the one loop (their pieces are long streams already, and what a later loop reads again no longer
  * stays in L1: split, rows of 8192 and 65536 floats ran 7-15% slower).
