@@ -32,7 +32,9 @@ import java.util.Set;
  * erf (bound by their math; {@link SimdFission} splits those), nor for workers that walk columns
  * ({@link ColumnLoops}), nor where each array is accessed at one place in a row (two outputs at
  * their inputs' index are streams in address order already: split, such a kernel ran 20-30%
- * slower), nor where computing each store's value apart more than doubles the operations.
+ * slower), nor where computing each store's value apart more than doubles the operations, nor where
+ * the split loops and the one loop together would hold more than {@link #MAX_VECTOR_OPS} vector
+ * operations.
  */
 final class StoreStreams {
   /**
@@ -41,6 +43,15 @@ final class StoreStreams {
    * rows of 512, 1024 and 2048 (split faster) and 8192 and 65536 (split slower).
    */
   static final int MAX_ROW = 2048;
+
+  /**
+   * The most vector operations (loads and float arithmetic that vary along the row) of the split
+   * loops and the one loop together: the kernel's method holds both, and a method past C2's inlining
+   * budget leaves its Vector API calls out of line and every vector boxed (the LSTM cell's kernel,
+   * about 120 such operations in one method, ran no faster than scalar code: {@link SimdFission}).
+   * OVL's kernel has 15.
+   */
+  static final int MAX_VECTOR_OPS = 64;
 
   private StoreStreams() {}
 
@@ -56,7 +67,28 @@ final class StoreStreams {
     if (!twoPlacesInARow(stores, plan) || work(stores) > 2 * workTogether(stores)) {
       return List.of();
     }
-    return stores;
+    int vectorOps = vectorOps(allOf(stores), plan);
+    for (Stmt.Store s : stores) {
+      vectorOps += vectorOps(StmtWalk.exprs(s), plan);
+    }
+    return vectorOps <= MAX_VECTOR_OPS ? stores : List.of();
+  }
+
+  /** The nodes under {@code roots} that become vector operations: varying along the row, not integers. */
+  private static int vectorOps(List<Expr> roots, SimdPlan plan) {
+    int n = 0;
+    for (Expr e : StmtWalk.nodes(roots)) {
+      if (plan.varying(e) && !e.type().isIntegral()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static List<Expr> allOf(List<Stmt.Store> stores) {
+    List<Expr> all = new ArrayList<>();
+    stores.forEach(s -> all.addAll(StmtWalk.exprs(s)));
+    return all;
   }
 
   /** Whether some array is loaded or stored at two different indices that vary along the row. */
@@ -91,8 +123,6 @@ final class StoreStreams {
 
   /** The operations of the stores computed together, shared values once. */
   private static int workTogether(List<Stmt.Store> stores) {
-    List<Expr> all = new ArrayList<>();
-    stores.forEach(s -> all.addAll(StmtWalk.exprs(s)));
-    return StmtWalk.nodes(all).size();
+    return StmtWalk.nodes(allOf(stores)).size();
   }
 }

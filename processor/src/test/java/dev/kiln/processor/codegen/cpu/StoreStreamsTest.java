@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * Which row kernels' SIMD forms run each store as a loop of its own ({@link StoreStreams}): a
  * concatenation's and a split's, in the source's order, up to rows of 2048 workers; not a kernel
  * whose arrays are each accessed at one place in a row, nor one that may run in place, nor one that
- * calls exp, nor one whose stores computed apart would more than double its operations, nor a
- * one-dimensional grid.
+ * calls exp, nor one whose stores computed apart would more than double its operations, nor one
+ * whose two forms together would be too large a method, nor a one-dimensional grid.
  */
 class StoreStreamsTest {
   private static final JavaFileObject OPS = JavaFileObjects.forSourceLines("demo.Ops",
@@ -60,6 +60,15 @@ class StoreStreamsTest {
       "      out[r * 3 * N + 2 * N + n] = p + 2f;",
       "    }",
       "  }",
+      "  @Operator public static void large(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] a, @Shape(\"B, N\") float[] b,",
+      "      @Shape(\"B, N\") float[] c, @Out @Shape(\"B, 3*N\") float[] out) {",
+      "    for (@Parallel int r = 0; r < B; r++) for (@Parallel int n = 0; n < N; n++) {",
+      "      float u = a[r * N + n], v = b[r * N + n], w = c[r * N + n];",
+      "      out[r * 3 * N + n] = ((((((((u * 0.5f + 1f) * u + 2f) * u + 3f) * u + 4f) * u + 5f) * u + 6f) * u + 7f) * u + 8f);",
+      "      out[r * 3 * N + N + n] = ((((((((v * 0.5f + 1f) * v + 2f) * v + 3f) * v + 4f) * v + 5f) * v + 6f) * v + 7f) * v + 8f);",
+      "      out[r * 3 * N + 2 * N + n] = ((((((((w * 0.5f + 1f) * w + 2f) * w + 3f) * w + 4f) * w + 5f) * w + 6f) * w + 7f) * w + 8f);",
+      "    }",
+      "  }",
       "  @Operator public static void flat(@Dim int N, @Shape(\"N\") float[] a, @Out @Shape(\"2*N\") float[] out) {",
       "    for (@Parallel int i = 0; i < N; i++) {",
       "      out[i] = a[i] * 2f;",
@@ -101,7 +110,7 @@ class StoreStreamsTest {
   @Test
   void kernelsWhoseOrderCouldShowOrThatWouldNotGainKeepOneLoop() throws IOException {
     String all = simdKernels();
-    for (String name : new String[] {"pairs", "inPlace", "heavy", "shared", "flat"}) {
+    for (String name : new String[] {"pairs", "inPlace", "heavy", "shared", "large", "flat"}) {
       assertThat(method(all, name)).doesNotContain("StoreStreams");
     }
   }
