@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -91,6 +92,7 @@ final class SimdLoops implements LoopLowering {
         heavy >= 2 || heavyLanes || vectorised >= OUTLINE_ALL ? op : null, prefix);
     loops.outlineAll = vectorised >= OUTLINE_ALL;
     loops.inPlace = inPlace;
+    loops.safeLoads = SafeLoads.of(op);
     return loops;
   }
 
@@ -106,6 +108,9 @@ final class SimdLoops implements LoopLowering {
 
   /** Whether the kernel may run with an output that is also an input ({@link AlignedStart#mayRunInPlace}). */
   private boolean inPlace;
+
+  /** The kernel's loads that cannot throw wherever they run ({@link SafeLoads}); none until {@link #of} sets them. */
+  private Predicate<Expr.Load> safeLoads = load -> false;
 
   /** Whether a loop that only stores writes each independent group of stores in a loop of its own (jammed rows). */
   private boolean splitStores;
@@ -458,7 +463,7 @@ final class SimdLoops implements LoopLowering {
 
   /** Computes {@code l}'s invariant values into locals written to {@code code}, before the loop. */
   private Map<Expr, CodeBlock> hoist(Stmt.Loop l, Function<Expr.Var, CodeBlock> outer, CodeBlock.Builder code) {
-    List<Expr> values = LoopInvariants.of(l);
+    List<Expr> values = LoopInvariants.of(l, safeLoads);
     if (values.isEmpty()) {
       return Map.of();
     }

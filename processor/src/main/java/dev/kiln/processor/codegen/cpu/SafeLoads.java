@@ -1,0 +1,47 @@
+package dev.kiln.processor.codegen.cpu;
+
+import dev.kiln.processor.ir.Expr;
+import dev.kiln.processor.ir.GridDim;
+import dev.kiln.processor.ir.OperatorIr;
+import dev.kiln.processor.ir.Param;
+import dev.kiln.processor.ir.Poly;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The loads of a grid kernel that read inside their array for every size and every worker: at a
+ * grid variable whose extent is at most the array's length ({@code vSaved[b]} of a {@code [B]}
+ * array in a grid over {@code b < B}), or at a constant inside the length at every size. The
+ * launcher checks each array's length against its shape before any worker runs, so such a load
+ * cannot throw, and {@link LoopInvariants} may compute it before a loop that might run no
+ * iteration.
+ */
+final class SafeLoads {
+  private SafeLoads() {}
+
+  /** Whether a load of {@code op} provably stays inside its array. */
+  static Predicate<Expr.Load> of(OperatorIr.Grid op) {
+    Set<String> dims = new HashSet<>();
+    for (Param.Scalar d : op.dims()) {
+      dims.add(d.name());
+    }
+    Map<Expr.Var, Poly> extents = new HashMap<>();
+    for (GridDim g : op.grid()) {
+      extents.put(g.var(), g.size());
+    }
+    return load -> {
+      Poly length = load.array().shape().length();
+      if (load.index() instanceof Expr.Var v && extents.containsKey(v)) {
+        return length.subtract(extents.get(v)).provablyNonNegative(dims);
+      }
+      if (load.index() instanceof Expr.Const c && c.type().isIntegral()) {
+        return c.integralValue() >= 0
+            && length.subtract(Poly.constant(c.integralValue() + 1)).provablyNonNegative(dims);
+      }
+      return false;
+    };
+  }
+}
