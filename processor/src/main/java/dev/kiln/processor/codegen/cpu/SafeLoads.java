@@ -1,5 +1,6 @@
 package dev.kiln.processor.codegen.cpu;
 
+import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
@@ -12,11 +13,11 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The loads of a grid kernel that read inside their array for every size and every worker: at a
+ * The loads of a grid kernel that read inside their array for every size and every worker: of an
+ * input (whose length its launcher checks against its shape before any worker runs), at a
  * grid variable whose extent is at most the array's length ({@code vSaved[b]} of a {@code [B]}
- * array in a grid over {@code b < B}), or at a constant inside the length at every size. The
- * launcher checks each array's length against its shape before any worker runs, so such a load
- * cannot throw, and {@link LoopInvariants} may compute it before a loop that might run no
+ * array in a grid over {@code b < B}), or at a constant inside the length at every size. Such a
+ * load cannot throw, so {@link LoopInvariants} may compute it before a loop that might run no
  * iteration.
  */
 final class SafeLoads {
@@ -33,6 +34,9 @@ final class SafeLoads {
       extents.put(g.var(), g.size());
     }
     return load -> {
+      if (load.array().role() != ArrayRole.IN) {
+        return false; // a scratch row is allocated per worker, not at its shape's length
+      }
       Poly length = load.array().shape().length();
       if (load.index() instanceof Expr.Var v && extents.containsKey(v)) {
         return length.subtract(extents.get(v)).provablyNonNegative(dims);
