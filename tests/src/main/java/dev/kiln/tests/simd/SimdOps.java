@@ -177,6 +177,32 @@ public final class SimdOps {
   }
 
   /**
+   * Three column loops: the first two over the same rows run in one pass, their stores after it
+   * (ColumnLoops); the third starts from the first's result and gets a pass of its own.
+   */
+  @Operator
+  public static void columnPasses(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B, N") float[] y,
+      @Shape("N") float[] w, @Out @Shape("N") float[] sx, @Out @Shape("N") float[] sy, @Out @Shape("N") float[] top) {
+    for (@Parallel int n = 0; n < N; n++) {
+      float s = 0f;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n];
+      }
+      sx[n] = s;
+      float t = w[n];
+      for (int b = 0; b < B; b++) {
+        t += y[b * N + n] * w[n];
+      }
+      sy[n] = t * 2f;
+      float u = s;
+      for (int b = 0; b < B; b++) {
+        u = max(u, x[b * N + n] - y[b * N + n]);
+      }
+      top[n] = u;
+    }
+  }
+
+  /**
    * A weighted column sum: its derived gradient's adjoint kernel sums {@code dsum[n] * x[b, n]}
    * over the rows for {@code dw[n]}, a sum in sixteen partials, which the lanes form keeps per lane.
    */

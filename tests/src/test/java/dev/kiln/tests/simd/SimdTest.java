@@ -62,6 +62,7 @@ class SimdTest {
     expected.put("rowSplit", "yes, neighbouring workers as lanes, a loop a store in rows of at most 2048");
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("columnScaled", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("columnPasses", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
         + "1 loop adds its sums after its vectors, from the terms it stores or loads");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
@@ -96,6 +97,10 @@ class SimdTest {
     // the training forms of the row and column kernels whose gradients read their loops' results
     // (WorkerStatistics): the forward kernels' forms, and the backward kernels without those loops
     expected.put("columnFoldsSaving_k0", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("columnPassesSaving_k0", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("columnPassesGradSaved_k0", "yes, 1 of 3 sequential loops as vectors (not: a read of x is not unit-stride in b_3), "
+        + "4 rows at a time");
+    expected.put("columnPassesGradSaved_k1", "no, a read of adj$x$2 is not unit-stride in j1");
     expected.put("softmaxSaving_k0", expected.get("softmax"));
     expected.put("weightedSoftmaxSaving_k0", expected.get("weightedSoftmax"));
     expected.put("firstMaxSaving_k0", expected.get("firstMax"));
@@ -286,6 +291,28 @@ class SimdTest {
     SimdOpsKernels.blocks(rows, c, n, wide, bgot);
     SimdOpsSimdKernels.blocks(0, rows, rows, c, n, wide, bdirect);
     same("blocks", bwant, bgot, bdirect);
+  }
+
+  /**
+   * Column loops over the same rows in one pass and one that starts from another's result, at
+   * widths around a vector and past a block of 1024 columns (finite data: a NaN would fill its
+   * column and hide the order of the rest).
+   */
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @CsvSource({"1, 1", "3, 17", "40, 15", "7, 40", "50, 1100", "9, 2049"})
+  void columnLoopsInOnePassGiveTheSourcesFloats(int rows, int n) {
+    float[] x = Data.floats(81, rows * n, -3f, 3f);
+    float[] y = Data.floats(82, rows * n, -3f, 3f);
+    float[] w = Data.floats(83, n, 0.5f, 1.5f);
+    float[][] want = {new float[n], new float[n], new float[n]};
+    float[][] got = {new float[n], new float[n], new float[n]};
+    float[][] direct = {new float[n], new float[n], new float[n]};
+    SimdOps.columnPasses(rows, n, x, y, w, want[0], want[1], want[2]);
+    SimdOpsKernels.columnPasses(rows, n, x, y, w, got[0], got[1], got[2]);
+    SimdOpsSimdKernels.columnPasses(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2]);
+    for (int i = 0; i < 3; i++) {
+      same("columnPasses " + i, want[i], got[i], direct[i]);
+    }
   }
 
   /**
