@@ -120,8 +120,8 @@ final class ColumnLoops {
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); ) {
       if (body.get(i) instanceof Stmt.Loop first) {
-        Pass onePass = onePass(op, body, i);
-        List<Stmt.Loop> pass = onePass.loops();
+        Pass fused = onePass(op, body, i);
+        List<Stmt.Loop> pass = fused.loops();
         // the initial values, lane by lane
         for (Stmt.Loop l : pass) {
           CodeBlock.Builder init = CodeBlock.builder();
@@ -160,13 +160,13 @@ final class ColumnLoops {
         code.add(laneLoop(lane, block, blockEnd, step.build()));
         code.endControlFlow();
         pass.forEach(l -> l.carried().forEach(c -> done.add(c.result())));
-        for (Stmt.Store st : onePass.after()) {
+        for (Stmt.Store st : fused.after()) {
           CodeBlock.Builder store = CodeBlock.builder();
           VectorBody storeBody = body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block);
           storeBody.store(st);
           code.add(laneLoop(lane, block, blockEnd, store.build()));
         }
-        i += onePass.statements();
+        i += fused.statements();
       } else {
         CodeBlock.Builder store = CodeBlock.builder();
         VectorBody storeBody = body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block);
