@@ -268,15 +268,11 @@ public final class CpuExecutor {
   }
 
   /**
-   * The chunks of one call, taken by index from a counter by every thread that runs them; the
-   * first exception (later ones suppressed into it) is rethrown to the caller after every chunk has
-   * ended, so that no chunk still writes the caller's arrays (or a composite's pooled temporaries)
-   * when it sees the failure.
-   */
-  /**
    * The chunks of one call, in contiguous regions (one a thread) whose bounds, front and back, are
    * packed into one {@code long} each: a thread takes its own region's chunks from the front and the
-   * others' from the back, each chunk once.
+   * others' from the back, each chunk once. The first exception (later ones suppressed into it) is
+   * rethrown to the caller after every chunk has ended, so that no chunk still writes the caller's
+   * arrays (or a composite's pooled temporaries) when it sees the failure.
    */
   private static final class SharedChunks {
     private final int n;

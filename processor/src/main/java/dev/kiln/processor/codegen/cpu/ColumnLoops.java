@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Loop interchange for a kernel whose workers, as vector lanes, each fold a sequential loop: a
@@ -117,6 +118,12 @@ final class ColumnLoops {
     code.beginControlFlow("for (int $N = $N; $N < $N; $N += $L)", block, start, block, vectorEnd, block, BLOCK);
     code.addStatement("final int $N = $T.min($N + $L, $N)", blockEnd, Math.class, block, BLOCK, vectorEnd);
     List<Expr> done = new ArrayList<>(); // results of loops written so far
+    // a store over the block's lanes, reading the loops' results written so far from their arrays
+    Consumer<Stmt.Store> storeLanes = st -> {
+      CodeBlock.Builder store = CodeBlock.builder();
+      body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block).store(st);
+      code.add(laneLoop(lane, block, blockEnd, store.build()));
+    };
     List<Stmt> body = op.body();
     for (int i = 0; i < body.size(); ) {
       if (body.get(i) instanceof Stmt.Loop first) {
@@ -160,18 +167,10 @@ final class ColumnLoops {
         code.add(laneLoop(lane, block, blockEnd, step.build()));
         code.endControlFlow();
         pass.forEach(l -> l.carried().forEach(c -> done.add(c.result())));
-        for (Stmt.Store st : fused.after()) {
-          CodeBlock.Builder store = CodeBlock.builder();
-          VectorBody storeBody = body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block);
-          storeBody.store(st);
-          code.add(laneLoop(lane, block, blockEnd, store.build()));
-        }
+        fused.after().forEach(storeLanes);
         i += fused.statements();
       } else {
-        CodeBlock.Builder store = CodeBlock.builder();
-        VectorBody storeBody = body(op, plan, names, bound, laneVar, lane, null, null, store, done, arrays, block);
-        storeBody.store((Stmt.Store) body.get(i));
-        code.add(laneLoop(lane, block, blockEnd, store.build()));
+        storeLanes.accept((Stmt.Store) body.get(i));
         i++;
       }
     }
@@ -213,7 +212,7 @@ final class ColumnLoops {
       Set<String> pendingArrays = new HashSet<>(stored);
       pending.forEach(st -> pendingArrays.add(st.array().name()));
       if (l.lo() != first.lo() || l.hi() != first.hi() || l.step() != first.step()
-          || l.carried().stream().anyMatch(c -> readsAny(c.init(), results, new HashSet<>()))
+          || l.carried().stream().anyMatch(c -> results.stream().anyMatch(c.init()::dependsOn))
           || readsArrays(l, pendingArrays)) {
         break;
       }
@@ -235,22 +234,6 @@ final class ColumnLoops {
       read.add(c.next());
     }
     return StmtWalk.loads(read).stream().anyMatch(load -> arrays.contains(load.array().name()));
-  }
-
-  /** Whether {@code e} is or reads one of {@code targets}. */
-  private static boolean readsAny(Expr e, Set<Expr> targets, Set<Expr> seen) {
-    if (targets.contains(e)) {
-      return true;
-    }
-    if (!seen.add(e)) {
-      return false;
-    }
-    for (Expr o : e.operands()) {
-      if (readsAny(o, targets, seen)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static CodeBlock laneLoop(String lane, String block, String blockEnd, CodeBlock body) {

@@ -5,18 +5,10 @@ import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
 import dev.kiln.processor.ir.OperatorIr;
 import dev.kiln.processor.ir.Param;
-import dev.kiln.processor.ir.Poly;
 import dev.kiln.processor.ir.ScalarType;
-import dev.kiln.processor.ir.Stmt;
 import dev.kiln.processor.ir.StmtWalk;
-import dev.kiln.processor.ir.analysis.Affine;
-import dev.kiln.processor.ir.analysis.AffineAnalysis;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The inputs of a grid operator that every outer index reads (layer norm's {@code gamma} and {@code
@@ -37,12 +29,7 @@ final class RowInvariantInputs {
     if (op.grid().isEmpty()) {
       return List.of();
     }
-    Set<String> dims = new HashSet<>();
-    op.dims().forEach(d -> dims.add(d.name()));
-    Ranges ranges = new Ranges(dims);
-    for (int k = 1; k < op.grid().size(); k++) {
-      ranges.add(op.grid().get(k).var(), true, Affine.constant(op.grid().get(k).size()));
-    }
+    IndexRanges ranges = IndexRanges.ofGrid(op, 1); // (not the outermost grid variable: a row's own index)
     ranges.loops(op.body());
     List<Expr> exprs = new ArrayList<>();
     op.body().forEach(s -> exprs.addAll(StmtWalk.exprs(s)));
@@ -76,56 +63,5 @@ final class RowInvariantInputs {
       }
     }
     return false;
-  }
-
-  /**
-   * What is known of each grid and loop variable: the bound it stays below (a polynomial of the
-   * sizes) when it provably starts at a non-negative value, or that it is unknown (a variable that
-   * two loops bind is known only where both start non-negative and share one bound).
-   */
-  private static final class Ranges {
-    private final Set<String> dims;
-    private final Map<Expr.Var, Poly> below = new HashMap<>();
-    private final Set<Expr.Var> unknown = new HashSet<>();
-
-    Ranges(Set<String> dims) {
-      this.dims = dims;
-    }
-
-    void add(Expr.Var v, boolean nonNegativeStart, Affine bound) {
-      if (!nonNegativeStart || bound == null || !bound.isConstant() || unknown.contains(v)) {
-        unknown.add(v);
-        below.remove(v);
-        return;
-      }
-      Poly previous = below.putIfAbsent(v, bound.constantPart());
-      if (previous != null && !previous.equals(bound.constantPart())) {
-        unknown.add(v);
-        below.remove(v);
-      }
-    }
-
-    void loops(List<Stmt> body) {
-      for (Stmt s : body) {
-        if (s instanceof Stmt.Loop l) {
-          add(l.index(), l.step() > 0 && nonNegative(l.lo()), AffineAnalysis.affine(l.hi()));
-          loops(l.body());
-        }
-      }
-    }
-
-    /** Whether {@code e} is a non-negative constant or a variable known to start non-negative. */
-    private boolean nonNegative(Expr e) {
-      if (e instanceof Expr.Const c) {
-        return c.type().isIntegral() && c.integralValue() >= 0;
-      }
-      return e instanceof Expr.Var v && below.containsKey(v);
-    }
-
-    /** Whether {@code v} provably stays in {@code [0, length)} at every size. */
-    boolean within(Expr.Var v, Poly length) {
-      Poly bound = below.get(v);
-      return bound != null && length.subtract(bound).provablyNonNegative(dims);
-    }
   }
 }

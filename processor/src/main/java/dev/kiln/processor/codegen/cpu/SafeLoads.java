@@ -2,14 +2,8 @@ package dev.kiln.processor.codegen.cpu;
 
 import dev.kiln.processor.ir.ArrayRole;
 import dev.kiln.processor.ir.Expr;
-import dev.kiln.processor.ir.GridDim;
 import dev.kiln.processor.ir.OperatorIr;
-import dev.kiln.processor.ir.Param;
 import dev.kiln.processor.ir.Poly;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -25,27 +19,17 @@ final class SafeLoads {
 
   /** Whether a load of {@code op} provably stays inside its array. */
   static Predicate<Expr.Load> of(OperatorIr.Grid op) {
-    Set<String> dims = new HashSet<>();
-    for (Param.Scalar d : op.dims()) {
-      dims.add(d.name());
-    }
-    Map<Expr.Var, Poly> extents = new HashMap<>();
-    for (GridDim g : op.grid()) {
-      extents.put(g.var(), g.size());
-    }
+    IndexRanges ranges = IndexRanges.ofGrid(op, 0);
     return load -> {
       if (load.array().role() != ArrayRole.IN) {
         return false; // a scratch row is allocated per worker, not at its shape's length
       }
       Poly length = load.array().shape().length();
-      if (load.index() instanceof Expr.Var v && extents.containsKey(v)) {
-        return length.subtract(extents.get(v)).provablyNonNegative(dims);
+      if (load.index() instanceof Expr.Var v) {
+        return ranges.within(v, length);
       }
-      if (load.index() instanceof Expr.Const c && c.type().isIntegral()) {
-        return c.integralValue() >= 0
-            && length.subtract(Poly.constant(c.integralValue() + 1)).provablyNonNegative(dims);
-      }
-      return false;
+      return load.index() instanceof Expr.Const c && c.type().isIntegral() && c.integralValue() >= 0
+          && ranges.atLeastZero(length.subtract(Poly.constant(c.integralValue() + 1)));
     };
   }
 }

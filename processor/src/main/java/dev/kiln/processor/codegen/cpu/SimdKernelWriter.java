@@ -203,10 +203,7 @@ final class SimdKernelWriter {
       rows.add(scalarTail(op, names, bound, v, end));
     } else {
       List<Stmt.Store> pieces = StoreStreams.pieces(op);
-      if (pieces.isEmpty()) {
-        rows.addStatement("int $N = $N", v, start);
-        rows.add(rowLoop(op, names, bound, v, end, AlignedStart.mayRunInPlace(op)));
-      } else {
+      if (!pieces.isEmpty()) {
         rows.beginControlFlow("if ($L <= $L)", end, StoreStreams.MAX_ROW);
         rows.add("// a loop a store, each array read and written in address order (StoreStreams)\n");
         rows.addStatement("int $N = $N", v, start);
@@ -218,8 +215,10 @@ final class SimdKernelWriter {
           rows.add(rowLoop(op.withBody(List.of(pieces.get(i))), names, bound, v, end, false));
         }
         rows.nextControlFlow("else");
-        rows.addStatement("int $N = $N", v, start);
-        rows.add(rowLoop(op, names, bound, v, end, false));
+      }
+      rows.addStatement("int $N = $N", v, start);
+      rows.add(rowLoop(op, names, bound, v, end, AlignedStart.mayRunInPlace(op)));
+      if (!pieces.isEmpty()) {
         rows.endControlFlow();
       }
     }
@@ -248,12 +247,12 @@ final class SimdKernelWriter {
           .scalar(aligned);
       rows.add(at.build());
       rows.add(AlignedStart.rewritable(op.body()) && !inPlace
-          ? AlignedStart.overlappingHead(names.fresh("head"), v, CodeBlock.of("$N", end), atV, laneStep(op, names, bound))
+          ? AlignedStart.overlappingHead(names.fresh("head"), v, CodeBlock.of("$N", end), atV, laneStep(op, plan, names, bound))
           : AlignedStart.head(names.fresh("head"), v, CodeBlock.of("$N", end), atV, scalarWorker(op, names, bound)));
     }
     rows.addStatement("final int $N = $N + $N.loopBound($N - $N)", limit, v, SPECIES, end, v);
     rows.beginControlFlow("for (; $N < $N; $N += $N.length())", v, limit, v, SPECIES);
-    rows.add(laneStep(op, names, bound));
+    rows.add(laneStep(op, plan, names, bound));
     rows.endControlFlow();
     return rows.add(scalarTail(op, names, bound, v, end)).build();
   }
@@ -284,11 +283,10 @@ final class SimdKernelWriter {
     return emitter.closeScope();
   }
 
-  /** One vector step of every worker statement, the lanes being neighbouring workers. */
-  private static CodeBlock laneStep(OperatorIr.Grid op, Names names, Map<Expr, String> bound) {
+  /** One vector step of every worker statement, the lanes being neighbouring workers ({@code plan}: {@code op}'s lanes plan). */
+  private static CodeBlock laneStep(OperatorIr.Grid op, SimdPlan plan, Names names, Map<Expr, String> bound) {
     CodeBlock.Builder out = CodeBlock.builder();
-    SimdPlan lanes = SimdPlan.forLanes(op);
-    VectorBody body = new VectorBody(lanes, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), out);
+    VectorBody body = new VectorBody(plan, names, op.names(), v -> CodeBlock.of("$N", bound.get(v)), out);
     body.statements(op.body());
     return out.build();
   }

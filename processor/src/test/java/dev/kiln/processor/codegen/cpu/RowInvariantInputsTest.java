@@ -1,12 +1,8 @@
 package dev.kiln.processor.codegen.cpu;
 
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.testing.compile.CompilationSubject.assertThat;
-import static com.google.testing.compile.Compiler.javac;
 
-import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
-import dev.kiln.processor.KilnProcessor;
 import java.io.IOException;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
@@ -59,16 +55,12 @@ class RowInvariantInputsTest {
       "}");
 
   private static String launchers() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(OPS);
-    assertThat(c).succeeded();
-    return c.generatedSourceFile("demo.OpsKernels").orElseThrow().getCharContent(true).toString();
+    return GeneratedCode.of(OPS, "demo.OpsKernels");
   }
 
   /** The generated CPU launcher {@code name}, to its closing brace. */
   private static String launcher(String all, String name) {
-    String from = all.substring(all.indexOf("public static void " + name + "(int B"));
-    return from.substring(0, from.indexOf("\n  }\n"));
+    return GeneratedCode.method(all, "public static void " + name + "(int B");
   }
 
   @Test

@@ -1,12 +1,8 @@
 package dev.kiln.processor.codegen.cpu;
 
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.testing.compile.CompilationSubject.assertThat;
-import static com.google.testing.compile.Compiler.javac;
 
-import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
-import dev.kiln.processor.KilnProcessor;
 import java.io.IOException;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
@@ -78,16 +74,12 @@ class StoreStreamsTest {
       "}");
 
   private static String simdKernels() throws IOException {
-    Compilation c = javac().withProcessors(new KilnProcessor())
-        .withOptions("-Akiln.nvcc=none", "--add-modules", "jdk.incubator.vector").compile(OPS);
-    assertThat(c).succeeded();
-    return c.generatedSourceFile("demo.OpsSimdKernels").orElseThrow().getCharContent(true).toString();
+    return GeneratedCode.of(OPS, "demo.OpsSimdKernels");
   }
 
   /** The generated SIMD form {@code name}, to its closing brace. */
   private static String method(String all, String name) {
-    String from = all.substring(all.indexOf("static void " + name + "("));
-    return from.substring(0, from.indexOf("\n  }\n"));
+    return GeneratedCode.method(all, "static void " + name + "(");
   }
 
   @Test
