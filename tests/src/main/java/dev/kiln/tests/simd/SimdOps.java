@@ -203,6 +203,34 @@ public final class SimdOps {
   }
 
   /**
+   * Three column loops that need nothing of each other and a store of none of their results: the
+   * launcher deals them to the threads, each over whole rows (DealtLoops).
+   */
+  @Operator
+  public static void columnParts(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B, N") float[] y,
+      @Shape("N") float[] w, @Out @Shape("N") float[] sx, @Out @Shape("N") float[] sy, @Out @Shape("N") float[] top,
+      @Out @Shape("N") float[] scale) {
+    for (@Parallel int n = 0; n < N; n++) {
+      scale[n] = w[n] * 2f;
+      float s = 0f;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n];
+      }
+      float t = w[n];
+      for (int b = 0; b < B; b++) {
+        t += y[b * N + n] * w[n];
+      }
+      float u = Float.NEGATIVE_INFINITY;
+      for (int b = B / 2; b < B; b++) {
+        u = max(u, x[b * N + n] - y[b * N + n]);
+      }
+      sx[n] = s;
+      sy[n] = t * 2f;
+      top[n] = u;
+    }
+  }
+
+  /**
    * A weighted column sum: its derived gradient's adjoint kernel sums {@code dsum[n] * x[b, n]}
    * over the rows for {@code dw[n]}, a sum in sixteen partials, which the lanes form keeps per lane.
    */

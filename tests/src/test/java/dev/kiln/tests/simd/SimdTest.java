@@ -63,6 +63,8 @@ class SimdTest {
     expected.put("columnFolds", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("columnScaled", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
     expected.put("columnPasses", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes");
+    expected.put("columnParts", "yes, neighbouring workers as lanes, rows outermost over blocks of 1024 lanes,"
+        + " its 3 loops dealt to the threads over blocks of 8192 lanes");
     expected.put("softmax", "yes, 3 of 3 sequential loops as vectors, exp kept in y for a later loop, 4 rows at a time, "
         + "1 loop adds its sums after its vectors, from the terms it stores or loads");
     expected.put("weightedSoftmax", "yes, 3 of 3 sequential loops as vectors");
@@ -312,6 +314,31 @@ class SimdTest {
     SimdOpsSimdKernels.columnPasses(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2]);
     for (int i = 0; i < 3; i++) {
       same("columnPasses " + i, want[i], got[i], direct[i]);
+    }
+  }
+
+  /**
+   * Column loops dealt to the threads, each over whole rows, through the launcher (dealt where the
+   * columns make more than one chunk) and each part called directly: at widths around a vector, past
+   * a block of 1024 columns and past a part's block of 8192.
+   */
+  @ParameterizedTest(name = "B={0}, N={1}")
+  @CsvSource({"1, 1", "3, 17", "40, 15", "300, 2100", "9, 2049", "64, 9000"})
+  void columnLoopsDealtToTheThreadsGiveTheSourcesFloats(int rows, int n) {
+    float[] x = Data.floats(84, rows * n, -3f, 3f);
+    float[] y = Data.floats(85, rows * n, -3f, 3f);
+    float[] w = Data.floats(86, n, 0.5f, 1.5f);
+    float[][] want = new float[4][n];
+    float[][] got = new float[4][n];
+    float[][] direct = new float[4][n];
+    SimdOps.columnParts(rows, n, x, y, w, want[0], want[1], want[2], want[3]);
+    SimdOpsKernels.columnParts(rows, n, x, y, w, got[0], got[1], got[2], got[3]);
+    SimdOpsSimdKernels.columnParts$part0(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part1(0, n / 2, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part1(n / 2, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part2(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
+    for (int i = 0; i < 4; i++) {
+      same("columnParts " + i, want[i], got[i], direct[i]);
     }
   }
 

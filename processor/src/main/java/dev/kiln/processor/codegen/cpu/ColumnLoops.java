@@ -99,6 +99,12 @@ final class ColumnLoops {
    */
   static CodeBlock write(OperatorIr.Grid op, Names names, Map<Expr, String> bound, String lane, String start,
       String vectorEnd) {
+    return write(op, names, bound, lane, start, vectorEnd, BLOCK);
+  }
+
+  /** As {@link #write(OperatorIr.Grid, Names, Map, String, String, String)} in blocks of {@code columns} lanes (a multiple of 16). */
+  static CodeBlock write(OperatorIr.Grid op, Names names, Map<Expr, String> bound, String lane, String start,
+      String vectorEnd, int columns) {
     SimdPlan plan = SimdPlan.forLanes(op);
     Expr.Var laneVar = op.grid().get(op.grid().size() - 1).var();
     CodeBlock.Builder code = CodeBlock.builder();
@@ -107,7 +113,7 @@ final class ColumnLoops {
       if (s instanceof Stmt.Loop l) {
         for (Stmt.Carried c : l.carried()) {
           String a = names.fresh(c.phi().name() + "Columns");
-          code.addStatement("final float[] $N = new float[$T.min($L, $N - $N)]", a, Math.class, BLOCK, vectorEnd, start);
+          code.addStatement("final float[] $N = new float[$T.min($L, $N - $N)]", a, Math.class, columns, vectorEnd, start);
           arrays.put(c.result(), a);
           arrays.put(c.phi(), a);
         }
@@ -115,8 +121,8 @@ final class ColumnLoops {
     }
     String block = names.fresh("block");
     String blockEnd = names.fresh("blockEnd");
-    code.beginControlFlow("for (int $N = $N; $N < $N; $N += $L)", block, start, block, vectorEnd, block, BLOCK);
-    code.addStatement("final int $N = $T.min($N + $L, $N)", blockEnd, Math.class, block, BLOCK, vectorEnd);
+    code.beginControlFlow("for (int $N = $N; $N < $N; $N += $L)", block, start, block, vectorEnd, block, columns);
+    code.addStatement("final int $N = $T.min($N + $L, $N)", blockEnd, Math.class, block, columns, vectorEnd);
     List<Expr> done = new ArrayList<>(); // results of loops written so far
     // a store over the block's lanes, reading the loops' results written so far from their arrays
     Consumer<Stmt.Store> storeLanes = st -> {

@@ -169,6 +169,10 @@ final class GridKernelWriter {
       // exception is the plain method's, at the same index (a vector load reports its first lane)
       String scalar = names.fresh("scalar");
       m.addCode("final $T.ChunkBody $N = ($N, $N, $N) -> {\n$>$L$<};\n", CPU_EXECUTOR, scalar, chunk, lo, hi, chunkBody);
+      List<OperatorIr.Grid> parts = columns ? DealtLoops.parts(op) : List.of();
+      if (!parts.isEmpty()) {
+        dealt(m, op, parts, simd, where, simdReordersSums, outerExtent, chunks, names, chunk, lo, hi);
+      }
       m.beginControlFlow("if ($T.ENABLED)", SIMD);
       withAlignedCopies(m, op, names, outerExtent, inputs -> simdReordersSums
           ? CodeBlock.of("$T.forEachChunk($S, $N, $N, $L, $N);\n", CPU_EXECUTOR, where, outerExtent, chunks,
@@ -268,6 +272,65 @@ final class GridKernelWriter {
     return k == 0
         ? CodeBlock.of("for (int $N = $N; $N < $N; $N++) {\n$>$L$<}\n", v, lo, v, hi, v, body)
         : CodeBlock.of("for (int $N = 0; $N < $N; $N++) {\n$>$L$<}\n", v, v, op.grid().get(k).extentText(), v, body);
+  }
+
+  /**
+   * The launcher's path for a kernel whose loops are dealt to the threads ({@link DealtLoops}),
+   * taken when the SIMD form runs and the columns make more than one chunk: the chunks cut {@code
+   * parts.size()} copies of the columns, one after another, into as many ranges a part as the
+   * columns alone would make (at least one), so that each chunk runs one part over its columns.
+   */
+  private static void dealt(MethodSpec.Builder m, OperatorIr.Grid op, List<OperatorIr.Grid> parts, ClassName simd,
+      String where, boolean simdReordersSums, String outerExtent, String chunks, Names names, String chunk, String lo,
+      String hi) {
+    int count = parts.size();
+    m.beginControlFlow("if ($T.ENABLED && $N > 1 && (long) $L * $N <= $T.MAX_VALUE)", SIMD, chunks, count, outerExtent,
+        Integer.class);
+    m.addComment("its $L loops dealt to the threads, a part a chunk, each over whole rows (DealtLoops)", count);
+    String perPart = names.fresh("dealt");
+    m.addStatement("final int $N = $L * (($N + $L) / $L)", perPart, count, chunks, count - 1, count);
+    String scalar = names.fresh("scalarParts");
+    m.addCode("final $T.ChunkBody $N = $L;\n", CPU_EXECUTOR, scalar, partsBody(parts, outerExtent, names, chunk, lo, hi,
+        (part, from, to) -> ScalarColumnLoops.chunk(part, names, from, to)));
+    withAlignedCopies(m, op, names, outerExtent, inputs -> {
+      CodeBlock simdParts = partsBody(parts, outerExtent, names, chunk, lo, hi, (part, from, to) -> {
+        List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", from), CodeBlock.of("$N", to)));
+        part.arguments().forEach(p -> args.add(CodeBlock.of("$N", inputs.getOrDefault(p.name(), p.name()))));
+        return CodeBlock.builder().addStatement("$T.$N($L)", simd, part.name(), CodeBlock.join(args, ", ")).build();
+      });
+      return simdReordersSums
+          ? CodeBlock.of("$T.forEachChunk($S, $L * $N, $N, $L, $N);\n", CPU_EXECUTOR, where, count, outerExtent, perPart,
+              simdParts, scalar)
+          : CodeBlock.of("$T.forEachChunkChoosing($S, $L * $N, $N, $L, $N, $L);\n", CPU_EXECUTOR, where, count, outerExtent,
+              perPart, simdParts, scalar, SimdKernelWriter.minimumPiece(op));
+    });
+    m.addStatement("return");
+    m.endControlFlow();
+  }
+
+  /** What a dealt chunk runs: {@code part} over columns {@code [from, to)}, for the part its range lies in. */
+  private interface PartCode {
+    CodeBlock of(OperatorIr.Grid part, String from, String to);
+  }
+
+  /** {@code (chunk, lo, hi) -> switch (lo / columns) { case i -> part i over [lo, hi) less its offset }}. */
+  private static CodeBlock partsBody(List<OperatorIr.Grid> parts, String outerExtent, Names names, String chunk, String lo,
+      String hi, PartCode code) {
+    String part = names.fresh("part");
+    String from = names.fresh("from");
+    String to = names.fresh("to");
+    CodeBlock.Builder body = CodeBlock.builder()
+        .addStatement("final int $N = $N / $N", part, lo, outerExtent)
+        .addStatement("final int $N = $N - $N * $N", from, lo, part, outerExtent)
+        .addStatement("final int $N = $N - $N * $N", to, hi, part, outerExtent)
+        .beginControlFlow("switch ($N)", part);
+    for (int i = 0; i < parts.size(); i++) {
+      body.add(i < parts.size() - 1 ? CodeBlock.of("case $L -> {\n$>", i) : CodeBlock.of("default -> {\n$>"));
+      body.add(code.of(parts.get(i), from, to));
+      body.add("$<}\n");
+    }
+    body.endControlFlow();
+    return CodeBlock.of("($N, $N, $N) -> {\n$>$L$<}", chunk, lo, hi, body.build());
   }
 
   /**

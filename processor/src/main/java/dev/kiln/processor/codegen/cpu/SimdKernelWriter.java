@@ -47,7 +47,14 @@ final class SimdKernelWriter {
   static List<MethodSpec> write(OperatorIr.Grid op, DocLinks owner, SimdPlan.Verdict verdict, boolean reorderSums) {
     if (verdict.lanes()) {
       List<Expr.Call> stages = SimdFission.stages(op);
-      return stages.size() >= 2 ? SimdFission.write(op, owner, stages) : List.of(lanes(op, owner));
+      if (stages.size() >= 2) {
+        return SimdFission.write(op, owner, stages);
+      }
+      List<MethodSpec> methods = new ArrayList<>(List.of(lanes(op, owner, ColumnLoops.BLOCK)));
+      for (OperatorIr.Grid part : DealtLoops.parts(op)) {
+        methods.add(lanes(part, owner, DealtLoops.ROW_BLOCK)); // a loop a thread (DealtLoops)
+      }
+      return methods;
     }
     return loops(op, owner, reorderSums);
   }
@@ -172,7 +179,8 @@ final class SimdKernelWriter {
     return new CodeBlock[] {emitter.closeScope(), body};
   }
 
-  private static MethodSpec lanes(OperatorIr.Grid op, DocLinks owner) {
+  /** The lanes form of {@code op}; a kernel whose lanes walk columns ({@link ColumnLoops}) takes them in blocks of {@code columns}. */
+  private static MethodSpec lanes(OperatorIr.Grid op, DocLinks owner, int columns) {
     Names names = names(op);
     String lo = names.fresh("lo");
     String hi = names.fresh("hi");
@@ -198,7 +206,7 @@ final class SimdKernelWriter {
       // each loop with the rows outermost over a block of columns (ColumnLoops)
       Map<Expr, String> outer = new HashMap<>(bound);
       outer.remove(inner.var());
-      rows.add(ColumnLoops.write(op, names, outer, names.fresh(inner.var().name()), start, limit));
+      rows.add(ColumnLoops.write(op, names, outer, names.fresh(inner.var().name()), start, limit, columns));
       rows.addStatement("int $N = $N", v, limit);
       rows.add(scalarTail(op, names, bound, v, end));
     } else {

@@ -182,6 +182,12 @@ public final class SimdPlan {
     return null;
   }
 
+  /** The listing's note of a kernel whose loops the launcher deals to the threads ({@link DealtLoops}), or "". */
+  private static String dealt(OperatorIr.Grid op) {
+    int parts = DealtLoops.parts(op).size();
+    return parts == 0 ? "" : ", its " + parts + " loops dealt to the threads over blocks of " + DealtLoops.ROW_BLOCK + " lanes";
+  }
+
   /** How a kernel runs on SIMD lanes, or why it does not; the listing prints {@link #text}. */
   public record Verdict(boolean lanes, boolean loops, String text) {
     public boolean simd() {
@@ -200,7 +206,8 @@ public final class SimdPlan {
     if (lanes == null) {
       return new Verdict(true, false, "yes, neighbouring workers as lanes"
           + (ColumnLoops.applies(op) ? ", rows outermost over blocks of " + ColumnLoops.BLOCK + " lanes" : "")
-          + (StoreStreams.pieces(op).isEmpty() ? "" : ", a loop a store in rows of at most " + StoreStreams.MAX_ROW));
+          + (StoreStreams.pieces(op).isEmpty() ? "" : ", a loop a store in rows of at most " + StoreStreams.MAX_ROW)
+          + dealt(op));
     }
     if (op.grid().isEmpty()) {
       return new Verdict(false, false, "no, " + lanes);
