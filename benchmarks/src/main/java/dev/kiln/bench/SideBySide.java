@@ -5,7 +5,6 @@ import dev.kiln.runtime.cpu.Gemm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +16,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Runs the side-by-side benchmark: first checks every case's Kiln result against PyTorch's (a case
- * that disagrees gets no timing), then times Kiln, PyTorch and a streaming copy with JMH, all in
- * one run, and prints one table. {@code java -jar benchmarks/target/kiln-benchmarks.jar [regex]}
+ * that disagrees gets no timing), then times Kiln, PyTorch and a streaming copy with JMH, then each
+ * case that moves bytes against the copy in pairs ({@link PairedCopy}), all in one run, and prints
+ * one table. {@code java -jar benchmarks/target/kiln-benchmarks.jar [regex]}
  * runs the cases whose names match.
  */
 public final class SideBySide {
@@ -45,6 +45,7 @@ public final class SideBySide {
         + System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset"));
     Map<String, String> verdicts = new LinkedHashMap<>();
     Map<String, double[]> work = new LinkedHashMap<>();
+    Map<String, Class<? extends Case>> classes = new LinkedHashMap<>();
     for (Class<? extends Case> c : CASES) {
       String name = c.getSimpleName();
       if (!wanted.matcher(name).find()) {
@@ -54,6 +55,7 @@ public final class SideBySide {
         ((Cases.Base) k).setUp();
         verdicts.put(name, compare(k.kilnResult(), k.torchResult()));
         work.put(name, new double[] {k.flops(), k.bytes()});
+        classes.put(name, c);
       }
     }
     List<String> agreeing = new ArrayList<>();
@@ -62,47 +64,76 @@ public final class SideBySide {
         agreeing.add(n);
       }
     });
-    OptionsBuilder options = new OptionsBuilder();
-    options.include("dev\\.kiln\\.bench\\.Cases\\.Copy\\.copy(AllThreads)?$");
-    for (String n : agreeing) {
-      options.include("dev\\.kiln\\.bench\\.Cases\\." + n + "\\.(kiln|torch)$");
-    }
-    Options built = options.shouldFailOnError(true).build();
-    Collection<RunResult> results = new Runner(built).run();
-    Map<String, Double> ms = new LinkedHashMap<>();
-    for (RunResult r : results) {
-      ms.put(r.getParams().getBenchmark().replace("dev.kiln.bench.Cases.", ""), r.getPrimaryResult().getScore());
-    }
+    List<String> patterns = new ArrayList<>(List.of("Copy\\.copy(AllThreads)?"));
+    agreeing.forEach(n -> patterns.add(n + "\\.(kiln|torch)"));
+    Map<String, Double> ms = run(patterns);
     double copyMs = ms.getOrDefault("Copy.copy", Double.NaN);
     double copyAllMs = ms.getOrDefault("Copy.copyAllThreads", Double.NaN);
-    double oneGbs = 2.0 * 4 * Cases.Copy.N / (copyMs * 1e6);
-    double allGbs = 2.0 * 4 * Cases.Copy.N / (copyAllMs * 1e6);
+    double oneGbs = gbs(copyMs);
+    double allGbs = gbs(copyAllMs);
     // the reference: the better of the two copies (as the sample's table does)
     double copyGbs = Double.isNaN(allGbs) ? oneGbs : Math.max(oneGbs, allGbs);
+    // each case that moves bytes (not a product) against the pool's copy, timed in pairs in this
+    // process (PairedCopy): the machine's memory moves between phases within seconds to minutes
+    Map<String, PairedCopy.Result> paired = new LinkedHashMap<>();
+    for (String n : agreeing) {
+      if (work.get(n)[0] > 0) {
+        continue;
+      }
+      try (Case k = classes.get(n).getDeclaredConstructor().newInstance()) {
+        ((Cases.Base) k).setUp();
+        paired.put(n, PairedCopy.measure(k, k.getClass().getMethod("kiln"), work.get(n)[1]));
+      }
+    }
     System.out.println();
-    System.out.printf("%-16s %10s %10s %9s %11s %8s  %s%n", "case", "Kiln ms", "PyTorch ms", "PT/Kiln", "Kiln rate",
-        "% copy", "results");
+    System.out.printf("%-16s %10s %10s %9s %11s %7s %11s %8s  %s%n", "case", "Kiln ms", "PyTorch ms", "PT/Kiln",
+        "Kiln rate", "% copy", "paired copy", "paired %", "results");
     for (Map.Entry<String, String> v : verdicts.entrySet()) {
       String n = v.getKey();
       Double k = ms.get(n + ".kiln");
       Double t = ms.get(n + ".torch");
       if (k == null || t == null) {
-        System.out.printf("%-16s %10s %10s %9s %11s %8s  %s%n", n, "-", "-", "-", "-", "-", v.getValue());
+        System.out.printf("%-16s %10s %10s %9s %11s %7s %11s %8s  %s%n", n, "-", "-", "-", "-", "-", "-", "-", v.getValue());
         continue;
       }
       double[] w = work.get(n);
       String rate = w[0] > 0 ? String.format("%.0f GF/s", w[0] / (k * 1e6)) : String.format("%.1f GB/s", w[1] / (k * 1e6));
       String ofCopy = w[0] > 0 ? "-" : String.format("%.0f%%", 100 * (w[1] / (k * 1e6)) / copyGbs);
-      System.out.printf("%-16s %10.3f %10.3f %8.2fx %11s %8s  %s%n", n, k, t, t / k, rate, ofCopy, v.getValue());
+      PairedCopy.Result p = paired.get(n);
+      String pairedCopy = p == null ? "-" : String.format("%.3f ms", p.copyMs());
+      String pairedShare = p == null ? "-" : String.format("%.0f%%", p.percent());
+      System.out.printf("%-16s %10.3f %10.3f %8.2fx %11s %7s %11s %8s  %s%n", n, k, t, t / k, rate, ofCopy, pairedCopy,
+          pairedShare, v.getValue());
     }
-    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s  %s%n", "copy, 1 thread", copyMs, "-", "-", oneGbs,
-        String.format("%.0f%%", 100 * oneGbs / copyGbs), "16 MB into 16 MB, System.arraycopy");
-    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s  %s%n", "copy, " + dev.kiln.runtime.cpu.CpuExecutor.threads()
-        + " threads", copyAllMs, "-", "-", allGbs, String.format("%.0f%%", 100 * allGbs / copyGbs),
+    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %11s %8s  %s%n", "copy, 1 thread", copyMs, "-", "-", oneGbs,
+        String.format("%.0f%%", 100 * oneGbs / copyGbs), "-", "-", "16 MB into 16 MB, System.arraycopy");
+    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %11s %8s  %s%n", "copy, " + dev.kiln.runtime.cpu.CpuExecutor.threads()
+        + " threads", copyAllMs, "-", "-", allGbs, String.format("%.0f%%", 100 * allGbs / copyGbs), "-", "-",
         "the same, cut over Kiln's pool");
     System.out.println();
     System.out.println("PT/Kiln > 1: Kiln is faster. Rates: GFLOP/s for products, else bytes each array must move once"
-        + " over Kiln's time; % copy: that rate over the faster of the two streaming copies.");
+        + " over Kiln's time; % copy: that rate over the faster of the two streaming copies JMH timed; paired copy and"
+        + " paired %: the pool's copy and Kiln's rate over the copy's, timed in alternation in this process ("
+        + PairedCopy.ROUNDS + " rounds of about " + (int) PairedCopy.SIDE_MS + " ms a side, medians).");
+  }
+
+  /** Runs the benchmarks of {@code Cases} whose names (after {@code Cases.}) match one of {@code patterns}; their ms. */
+  private static Map<String, Double> run(List<String> patterns) throws Exception {
+    OptionsBuilder options = new OptionsBuilder();
+    for (String p : patterns) {
+      options.include("dev\\.kiln\\.bench\\.Cases\\." + p + "$");
+    }
+    Options built = options.shouldFailOnError(true).build();
+    Map<String, Double> ms = new LinkedHashMap<>();
+    for (RunResult r : new Runner(built).run()) {
+      ms.put(r.getParams().getBenchmark().replace("dev.kiln.bench.Cases.", ""), r.getPrimaryResult().getScore());
+    }
+    return ms;
+  }
+
+  /** The rate of a copy of 16 MB into 16 MB that took {@code ms}. */
+  private static double gbs(double ms) {
+    return 2.0 * 4 * Cases.Copy.N / (ms * 1e6);
   }
 
   /** "ok (max rel diff ...)" or "WRONG: ..." for the case's results. */
