@@ -59,6 +59,7 @@ final class NoGradient {
       Map.entry("Reductions.product", "@Reduce product (KILN043)"),
       Map.entry("Prims.lastAbove", "an element overwritten in a loop: the surviving value depends on the data (KILN043)"),
       Map.entry("Edges.lastAboveTanh", "calls Prims.lastAbove"),
+      Map.entry("SimdOps.columnParts", "a loop over the rows from B / 2: bounds that are not sizes or constants (KILN043)"),
       Map.entry("SimdOps.columns", "a scan: the carried sum is stored in every iteration (KILN043)"),
       Map.entry("SimdOps.folds", "a carried product and differences with the carried value on the right (KILN043)"),
       Map.entry("SimdOps.intOutput", "integer result"),

@@ -91,8 +91,9 @@ class DealtLoopsTest {
     assertThat(launcher).contains("final int part2 = lo / N;");
     assertThat(launcher).contains("final int from2 = lo - part2 * N;");
     assertThat(launcher).contains("final int to2 = hi - part2 * N;");
-    assertThat(launcher).contains("case 0 -> {\n            OpsSimdKernels.twoSums$part0(from2, to2, B, N, x, y, rows, sx, sy);");
-    assertThat(launcher).contains("default -> {\n            OpsSimdKernels.twoSums$part1(from2, to2, B, N, x, y, rows, sx, sy);");
+    String spaced = launcher.replaceAll("\\s+", " ");
+    assertThat(spaced).contains("case 0 -> { OpsSimdKernels.twoSums$part0(from2, to2, B, N, x, y, rows, sx, sy); }");
+    assertThat(spaced).contains("default -> { OpsSimdKernels.twoSums$part1(from2, to2, B, N, x, y, rows, sx, sy); }");
     assertThat(launcher).contains("CpuExecutor.forEachChunkChoosing(\"Ops.twoSums (Ops.java:4)\", 2 * N, dealt, ");
   }
 
