@@ -73,6 +73,22 @@ final class PairedCopy {
     return (int) Math.max(10, Math.min(100_000, SIDE_MS * 1e6 / Math.max(1, each)));
   }
 
+  /**
+   * {@code java -cp kiln-benchmarks.jar dev.kiln.bench.PairedCopy Case}: the case (a class in {@link
+   * Cases}) timed against the copy in this fresh process; prints {@code paired <kiln ms> <copy ms>
+   * <percent>}.
+   */
+  public static void main(String[] args) throws Exception {
+    System.setProperty("ai.djl.offline", "true");
+    Class<?> c = Class.forName(Cases.class.getName() + "$" + args[0]);
+    try (Case k = (Case) c.getDeclaredConstructor().newInstance()) {
+      ((Cases.Base) k).setUp();
+      Result r = measure(k, c.getMethod("kiln"), k.bytes());
+      System.out.printf(java.util.Locale.ROOT, "paired %.6f %.6f %.3f%n", r.kilnMs(), r.copyMs(), r.percent());
+    }
+    System.exit(0);
+  }
+
   private static double median(double[] values) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);

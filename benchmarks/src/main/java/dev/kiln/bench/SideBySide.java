@@ -86,34 +86,34 @@ public final class SideBySide {
       }
     }
     System.out.println();
-    System.out.printf("%-16s %10s %10s %9s %11s %7s %11s %8s  %s%n", "case", "Kiln ms", "PyTorch ms", "PT/Kiln",
-        "Kiln rate", "% copy", "paired copy", "paired %", "results");
+    System.out.printf("%-16s %10s %10s %9s %11s %7s %13s %8s  %s%n", "case", "Kiln ms", "PyTorch ms", "PT/Kiln",
+        "Kiln rate", "% copy", "paired ms", "paired %", "results");
     for (Map.Entry<String, String> v : verdicts.entrySet()) {
       String n = v.getKey();
       Double k = ms.get(n + ".kiln");
       Double t = ms.get(n + ".torch");
       if (k == null || t == null) {
-        System.out.printf("%-16s %10s %10s %9s %11s %7s %11s %8s  %s%n", n, "-", "-", "-", "-", "-", "-", "-", v.getValue());
+        System.out.printf("%-16s %10s %10s %9s %11s %7s %13s %8s  %s%n", n, "-", "-", "-", "-", "-", "-", "-", v.getValue());
         continue;
       }
       double[] w = work.get(n);
       String rate = w[0] > 0 ? String.format("%.0f GF/s", w[0] / (k * 1e6)) : String.format("%.1f GB/s", w[1] / (k * 1e6));
       String ofCopy = w[0] > 0 ? "-" : String.format("%.0f%%", 100 * (w[1] / (k * 1e6)) / copyGbs);
       PairedCopy.Result p = paired.get(n);
-      String pairedCopy = p == null ? "-" : String.format("%.3f ms", p.copyMs());
+      String pairedCopy = p == null ? "-" : String.format("%.3f/%.3f", p.kilnMs(), p.copyMs());
       String pairedShare = p == null ? "-" : String.format("%.0f%%", p.percent());
-      System.out.printf("%-16s %10.3f %10.3f %8.2fx %11s %7s %11s %8s  %s%n", n, k, t, t / k, rate, ofCopy, pairedCopy,
+      System.out.printf("%-16s %10.3f %10.3f %8.2fx %11s %7s %13s %8s  %s%n", n, k, t, t / k, rate, ofCopy, pairedCopy,
           pairedShare, v.getValue());
     }
-    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %11s %8s  %s%n", "copy, 1 thread", copyMs, "-", "-", oneGbs,
+    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %13s %8s  %s%n", "copy, 1 thread", copyMs, "-", "-", oneGbs,
         String.format("%.0f%%", 100 * oneGbs / copyGbs), "-", "-", "16 MB into 16 MB, System.arraycopy");
-    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %11s %8s  %s%n", "copy, " + dev.kiln.runtime.cpu.CpuExecutor.threads()
+    System.out.printf("%-16s %10.3f %10s %9s %8.1f GB/s %7s %13s %8s  %s%n", "copy, " + dev.kiln.runtime.cpu.CpuExecutor.threads()
         + " threads", copyAllMs, "-", "-", allGbs, String.format("%.0f%%", 100 * allGbs / copyGbs), "-", "-",
         "the same, cut over Kiln's pool");
     System.out.println();
     System.out.println("PT/Kiln > 1: Kiln is faster. Rates: GFLOP/s for products, else bytes each array must move once"
-        + " over Kiln's time; % copy: that rate over the faster of the two streaming copies JMH timed; paired copy and"
-        + " paired %: the pool's copy and Kiln's rate over the copy's, timed in alternation in this process ("
+        + " over Kiln's time; % copy: that rate over the faster of the two streaming copies JMH timed; paired ms (Kiln's"
+        + " and the pool's copy's) and paired %: Kiln's rate over the copy's, timed in alternation in this process ("
         + PairedCopy.ROUNDS + " rounds of about " + (int) PairedCopy.SIDE_MS + " ms a side, medians).");
   }
 
