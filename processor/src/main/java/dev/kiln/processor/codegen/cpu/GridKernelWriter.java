@@ -174,11 +174,8 @@ final class GridKernelWriter {
         dealt(m, op, parts, simd, where, simdReordersSums, outerExtent, chunks, names, chunk, lo, hi);
       }
       m.beginControlFlow("if ($T.ENABLED)", SIMD);
-      withAlignedCopies(m, op, names, outerExtent, inputs -> simdReordersSums
-          ? CodeBlock.of("$T.forEachChunk($S, $N, $N, $L, $N);\n", CPU_EXECUTOR, where, outerExtent, chunks,
-              simdChunk(op, simd, chunk, lo, hi, inputs), scalar)
-          : CodeBlock.of("$T.forEachChunkChoosing($S, $N, $N, $L, $N, $L);\n", CPU_EXECUTOR, where, outerExtent, chunks,
-              simdChunk(op, simd, chunk, lo, hi, inputs), scalar, SimdKernelWriter.minimumPiece(op)));
+      withAlignedCopies(m, op, names, outerExtent, inputs -> simdChunks(op, where, simdReordersSums,
+          CodeBlock.of("$N", outerExtent), chunks, simdChunk(op, simd, chunk, lo, hi, inputs), scalar));
       m.addStatement("return").endControlFlow();
       m.addStatement("$T.forEachChunk($S, $N, $N, $N)", CPU_EXECUTOR, where, outerExtent, chunks, scalar);
       return m.build();
@@ -292,18 +289,10 @@ final class GridKernelWriter {
     String scalar = names.fresh("scalarParts");
     m.addCode("final $T.ChunkBody $N = $L;\n", CPU_EXECUTOR, scalar, partsBody(parts, outerExtent, names, chunk, lo, hi,
         (part, from, to) -> ScalarColumnLoops.chunk(part, names, from, to)));
-    withAlignedCopies(m, op, names, outerExtent, inputs -> {
-      CodeBlock simdParts = partsBody(parts, outerExtent, names, chunk, lo, hi, (part, from, to) -> {
-        List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", from), CodeBlock.of("$N", to)));
-        part.arguments().forEach(p -> args.add(CodeBlock.of("$N", inputs.getOrDefault(p.name(), p.name()))));
-        return CodeBlock.builder().addStatement("$T.$N($L)", simd, part.name(), CodeBlock.join(args, ", ")).build();
-      });
-      return simdReordersSums
-          ? CodeBlock.of("$T.forEachChunk($S, $L * $N, $N, $L, $N);\n", CPU_EXECUTOR, where, count, outerExtent, perPart,
-              simdParts, scalar)
-          : CodeBlock.of("$T.forEachChunkChoosing($S, $L * $N, $N, $L, $N, $L);\n", CPU_EXECUTOR, where, count, outerExtent,
-              perPart, simdParts, scalar, SimdKernelWriter.minimumPiece(op));
-    });
+    withAlignedCopies(m, op, names, outerExtent, inputs -> simdChunks(op, where, simdReordersSums,
+        CodeBlock.of("$L * $N", count, outerExtent), perPart, partsBody(parts, outerExtent, names, chunk, lo, hi,
+            (part, from, to) -> CodeBlock.builder().addStatement("$L", simdCall(part, simd, from, to, inputs)).build()),
+        scalar));
     m.addStatement("return");
     m.endControlFlow();
   }
@@ -359,13 +348,31 @@ final class GridKernelWriter {
   }
 
   /**
-   * {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}, a parameter that
-   * {@code renamed} names by the name it gives.
+   * The statement that runs the SIMD form's chunks {@code simdBody} over {@code [0, extent)} in
+   * {@code chunks} chunks, {@code scalar} the scalar twin: from the first call where the SIMD form
+   * reorders sums, else as {@code CpuExecutor.forEachChunkChoosing} chooses.
    */
+  private static CodeBlock simdChunks(OperatorIr.Grid op, String where, boolean simdReordersSums, CodeBlock extent,
+      String chunks, CodeBlock simdBody, String scalar) {
+    return simdReordersSums
+        ? CodeBlock.of("$T.forEachChunk($S, $L, $N, $L, $N);\n", CPU_EXECUTOR, where, extent, chunks, simdBody, scalar)
+        : CodeBlock.of("$T.forEachChunkChoosing($S, $L, $N, $L, $N, $L);\n", CPU_EXECUTOR, where, extent, chunks, simdBody,
+            scalar, SimdKernelWriter.minimumPiece(op));
+  }
+
+  /** {@code (chunk, lo, hi) -> <Class>SimdKernels.<op>(lo, hi, <op's parameters>)} ({@link #simdCall}). */
   private static CodeBlock simdChunk(OperatorIr.Grid op, ClassName simd, String chunk, String lo, String hi,
       Map<String, String> renamed) {
+    return CodeBlock.of("($N, $N, $N) -> $L", chunk, lo, hi, simdCall(op, simd, lo, hi, renamed));
+  }
+
+  /**
+   * {@code <Class>SimdKernels.<op>(lo, hi, <op's parameters>)}, a parameter that {@code renamed}
+   * names by the name it gives.
+   */
+  private static CodeBlock simdCall(OperatorIr.Grid op, ClassName simd, String lo, String hi, Map<String, String> renamed) {
     List<CodeBlock> args = new ArrayList<>(List.of(CodeBlock.of("$N", lo), CodeBlock.of("$N", hi)));
     op.arguments().forEach(p -> args.add(CodeBlock.of("$N", renamed.getOrDefault(p.name(), p.name()))));
-    return CodeBlock.of("($N, $N, $N) -> $T.$N($L)", chunk, lo, hi, simd, op.name(), CodeBlock.join(args, ", "));
+    return CodeBlock.of("$T.$N($L)", simd, op.name(), CodeBlock.join(args, ", "));
   }
 }

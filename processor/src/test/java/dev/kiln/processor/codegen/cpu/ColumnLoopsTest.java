@@ -51,17 +51,12 @@ class ColumnLoopsTest {
       "}");
 
   private static String simdKernels() throws IOException {
-    return GeneratedCode.of(OPS, "demo.OpsSimdKernels");
-  }
-
-  /** The generated SIMD form {@code name}, to its closing brace. */
-  private static String method(String all, String name) {
-    return GeneratedCode.method(all, "static void " + name + "(");
+    return GeneratedCode.simdKernels(OPS);
   }
 
   @Test
   void twoSumsOverTheSameRowsRunInOnePassTheirStoresAfterIt() throws IOException {
-    String twoSums = method(simdKernels(), "twoSums");
+    String twoSums = GeneratedCode.simdMethod(simdKernels(), "twoSums");
     assertThat(twoSums).contains("// 2 loops over the same rows in one pass: each lane's terms still in row order\n");
     String pass = twoSums.substring(twoSums.indexOf("in one pass"));
     int rowLoop = pass.indexOf("for (int b");
@@ -74,7 +69,7 @@ class ColumnLoopsTest {
   @Test
   void aLoopStartingFromAnotherLoopsResultOrOverOtherRowsGetsAPassOfItsOwn() throws IOException {
     String all = simdKernels();
-    assertThat(method(all, "chained")).doesNotContain("in one pass");
-    assertThat(method(all, "shorter")).doesNotContain("in one pass");
+    assertThat(GeneratedCode.simdMethod(all, "chained")).doesNotContain("in one pass");
+    assertThat(GeneratedCode.simdMethod(all, "shorter")).doesNotContain("in one pass");
   }
 }

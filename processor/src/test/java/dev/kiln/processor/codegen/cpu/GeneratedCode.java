@@ -20,6 +20,16 @@ final class GeneratedCode {
     return c.generatedSourceFile(generatedClass).orElseThrow().getCharContent(true).toString();
   }
 
+  /** The source of {@code demo.OpsSimdKernels}, the SIMD forms generated from {@code ops}. */
+  static String simdKernels(JavaFileObject ops) throws IOException {
+    return of(ops, "demo.OpsSimdKernels");
+  }
+
+  /** The SIMD form {@code name} in {@code all} (a {@code SimdKernels} source), to its closing brace. */
+  static String simdMethod(String all, String name) {
+    return method(all, "static void " + name + "(");
+  }
+
   /** The generated method of {@code all} that starts with {@code header}, to its closing brace. */
   static String method(String all, String header) {
     String from = all.substring(all.indexOf(header));

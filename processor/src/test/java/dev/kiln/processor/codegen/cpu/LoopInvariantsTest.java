@@ -33,12 +33,7 @@ class LoopInvariantsTest {
       "}");
 
   private static String simdKernels() throws IOException {
-    return GeneratedCode.of(OPS, "demo.OpsSimdKernels");
-  }
-
-  /** The generated SIMD form {@code name}, to its closing brace. */
-  private static String method(String all, String name) {
-    return GeneratedCode.method(all, "static void " + name + "(");
+    return GeneratedCode.simdKernels(OPS);
   }
 
   /** The part of {@code method} from its vector loop on (the vectors and the last iterations). */
@@ -48,7 +43,7 @@ class LoopInvariantsTest {
 
   @Test
   void aRowsValueReadInsideTheLoopFromAnArrayTheGridFitsIsComputedOnceBeforeIt() throws IOException {
-    String scaled = method(simdKernels(), "scaled");
+    String scaled = GeneratedCode.simdMethod(simdKernels(), "scaled");
     assertThat(scaled).contains("= v[b];");
     assertThat(scaled).contains("KMath.rsqrt(");
     assertThat(fromTheVectorLoop(scaled)).doesNotContain("v[b]");
@@ -57,7 +52,7 @@ class LoopInvariantsTest {
 
   @Test
   void aReadThatMightFallOutsideItsArrayStaysInTheLoop() throws IOException {
-    String mismatched = method(simdKernels(), "mismatched");
+    String mismatched = GeneratedCode.simdMethod(simdKernels(), "mismatched");
     assertThat(fromTheVectorLoop(mismatched)).contains("w[b]");
   }
 }

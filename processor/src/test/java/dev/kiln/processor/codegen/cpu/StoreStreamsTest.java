@@ -74,17 +74,12 @@ class StoreStreamsTest {
       "}");
 
   private static String simdKernels() throws IOException {
-    return GeneratedCode.of(OPS, "demo.OpsSimdKernels");
-  }
-
-  /** The generated SIMD form {@code name}, to its closing brace. */
-  private static String method(String all, String name) {
-    return GeneratedCode.method(all, "static void " + name + "(");
+    return GeneratedCode.simdKernels(OPS);
   }
 
   @Test
   void aConcatenationRunsItsStoresInOrderAsLoopsOfTheirOwnInRowsOfAtMost2048() throws IOException {
-    String concat = method(simdKernels(), "concat");
+    String concat = GeneratedCode.simdMethod(simdKernels(), "concat");
     assertThat(concat).contains("      if (N <= 2048) {\n"
         + "        // a loop a store, each array read and written in address order (StoreStreams)\n"
         + "        int n = 0;\n");
@@ -103,7 +98,7 @@ class StoreStreamsTest {
   void kernelsWhoseOrderCouldShowOrThatWouldNotGainKeepOneLoop() throws IOException {
     String all = simdKernels();
     for (String name : new String[] {"pairs", "inPlace", "heavy", "shared", "large", "flat"}) {
-      assertThat(method(all, name)).doesNotContain("StoreStreams");
+      assertThat(GeneratedCode.simdMethod(all, name)).doesNotContain("StoreStreams");
     }
   }
 }
