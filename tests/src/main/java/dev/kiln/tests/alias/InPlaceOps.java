@@ -57,4 +57,26 @@ public final class InPlaceOps {
     scale(N, u, 2f, t);
     stencil(N, t, out);
   }
+
+  /**
+   * Two column sums, the second's result stored over {@code w}, which the first reads: safe in
+   * place (each worker reads {@code w[n]} before it stores {@code ws[n]}), so its launcher does not
+   * deal the two loops to different threads (DealtLoops).
+   */
+  @Operator
+  public static void columnSumsInPlace(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("N") float[] w,
+      @Out @Shape("N") float[] sx, @Out @Shape("N") float[] ws) {
+    for (@Parallel int n = 0; n < N; n++) {
+      float s = 0f;
+      for (int b = 0; b < B; b++) {
+        s += x[b * N + n] * w[n];
+      }
+      float t = 0f;
+      for (int b = 0; b < B; b++) {
+        t += x[b * N + n];
+      }
+      sx[n] = s;
+      ws[n] = t;
+    }
+  }
 }

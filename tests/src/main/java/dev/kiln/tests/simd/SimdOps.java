@@ -204,21 +204,22 @@ public final class SimdOps {
 
   /**
    * Three column loops that need nothing of each other and a store of none of their results: the
-   * launcher deals them to the threads, each over whole rows (DealtLoops).
+   * launcher deals them to the threads, each over whole rows (DealtLoops). No input has an output's
+   * shape, so no call runs in place (which would keep the loops together).
    */
   @Operator
   public static void columnParts(@Dim int B, @Dim int N, @Shape("B, N") float[] x, @Shape("B, N") float[] y,
-      @Shape("N") float[] w, @Out @Shape("N") float[] sx, @Out @Shape("N") float[] sy, @Out @Shape("N") float[] top,
-      @Out @Shape("N") float[] scale) {
+      @Out @Shape("N") float[] sx, @Out @Shape("N") float[] sy, @Out @Shape("N") float[] top,
+      @Out @Shape("N") float[] rows) {
     for (@Parallel int n = 0; n < N; n++) {
-      scale[n] = w[n] * 2f;
+      rows[n] = B;
       float s = 0f;
       for (int b = 0; b < B; b++) {
         s += x[b * N + n];
       }
-      float t = w[n];
+      float t = 1f;
       for (int b = 0; b < B; b++) {
-        t += y[b * N + n] * w[n];
+        t += y[b * N + n] * y[b * N + n];
       }
       float u = Float.NEGATIVE_INFINITY;
       for (int b = B / 2; b < B; b++) {

@@ -130,6 +130,28 @@ class InPlaceTest {
     assertArrayEquals(u, y);
   }
 
+  /**
+   * Column sums over a grid large enough for several chunks, one stored over an input the other
+   * reads: the same floats as the plain method called in place (were the loops dealt to threads, the
+   * second's stores could overwrite {@code w} before the first had read it).
+   */
+  @Test
+  void columnSumsInPlaceReadEachInputBeforeItIsOverwritten() {
+    int rows = 300;
+    int n = 2100;
+    float[] x = dev.kiln.tests.Data.floats(91, rows * n, -2f, 2f);
+    float[] expectedW = dev.kiln.tests.Data.floats(92, n, 0.5f, 1.5f);
+    float[] actualW = expectedW.clone();
+    float[] expectedSums = new float[n];
+    float[] actualSums = new float[n];
+    for (int call = 0; call < 3; call++) { // (the launcher's SIMD choice may take calls to settle)
+      InPlaceOps.columnSumsInPlace(rows, n, x, expectedW, expectedSums, expectedW);
+      InPlaceOpsKernels.columnSumsInPlace(rows, n, x, actualW, actualSums, actualW);
+      assertArrayEquals(expectedSums, actualSums);
+      assertArrayEquals(expectedW, actualW);
+    }
+  }
+
   /** A gradient launcher is a backward pass (a composite of kernels): never in place, even where the math would allow it. */
   @Test
   void aGradientLauncherIsNeverInPlace() {

@@ -327,16 +327,15 @@ class SimdTest {
   void columnLoopsDealtToTheThreadsGiveTheSourcesFloats(int rows, int n) {
     float[] x = Data.floats(84, rows * n, -3f, 3f);
     float[] y = Data.floats(85, rows * n, -3f, 3f);
-    float[] w = Data.floats(86, n, 0.5f, 1.5f);
     float[][] want = new float[4][n];
     float[][] got = new float[4][n];
     float[][] direct = new float[4][n];
-    SimdOps.columnParts(rows, n, x, y, w, want[0], want[1], want[2], want[3]);
-    SimdOpsKernels.columnParts(rows, n, x, y, w, got[0], got[1], got[2], got[3]);
-    SimdOpsSimdKernels.columnParts$part0(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
-    SimdOpsSimdKernels.columnParts$part1(0, n / 2, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
-    SimdOpsSimdKernels.columnParts$part1(n / 2, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
-    SimdOpsSimdKernels.columnParts$part2(0, n, rows, n, x, y, w, direct[0], direct[1], direct[2], direct[3]);
+    SimdOps.columnParts(rows, n, x, y, want[0], want[1], want[2], want[3]);
+    SimdOpsKernels.columnParts(rows, n, x, y, got[0], got[1], got[2], got[3]);
+    SimdOpsSimdKernels.columnParts$part0(0, n, rows, n, x, y, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part1(0, n / 2, rows, n, x, y, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part1(n / 2, n, rows, n, x, y, direct[0], direct[1], direct[2], direct[3]);
+    SimdOpsSimdKernels.columnParts$part2(0, n, rows, n, x, y, direct[0], direct[1], direct[2], direct[3]);
     for (int i = 0; i < 4; i++) {
       same("columnParts " + i, want[i], got[i], direct[i]);
     }

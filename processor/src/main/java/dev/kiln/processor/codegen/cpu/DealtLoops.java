@@ -28,7 +28,10 @@ import java.util.Set;
  * splits into at least two parts: each part a loop and the stores that use its results (stores
  * that use none go with the first part), no store using the results of two parts, no loop's bounds
  * or initial values using another's results, and no part reading or writing an array that another
- * part writes. Not where the lanes form would split the worker into stages ({@link SimdFission}).
+ * part writes. Not where the lanes form would split the worker into stages ({@link SimdFission}),
+ * nor where the launcher lets an output be an input too ({@link AlignedStart#mayRunInPlace}): a
+ * worker may then read its input's element in one loop and write it in a later store, and dealt, the
+ * part with the store could write it before another part's loop has read it.
  */
 final class DealtLoops {
   /**
@@ -49,7 +52,7 @@ final class DealtLoops {
    */
   static List<OperatorIr.Grid> parts(OperatorIr.Grid op) {
     if (op.grid().size() != 1 || op.finishes() || !ScalarColumnLoops.applies(op) || SimdPlan.refusal(op) != null
-        || SimdFission.stages(op).size() >= 2) {
+        || SimdFission.stages(op).size() >= 2 || AlignedStart.mayRunInPlace(op)) {
       return List.of();
     }
     List<Stmt.Loop> loops = new ArrayList<>();
@@ -64,29 +67,18 @@ final class DealtLoops {
     List<List<Stmt>> bodies = new ArrayList<>();
     loops.forEach(l -> bodies.add(new ArrayList<>()));
     for (Stmt s : op.body()) {
-      if (s instanceof Stmt.Loop l) {
-        int own = loops.indexOf(l);
-        for (Stmt.Loop other : loops) {
-          if (other != l && (usesResults(l.lo(), other) || usesResults(l.hi(), other)
-              || l.carried().stream().anyMatch(c -> usesResults(c.init(), other)))) {
-            return List.of();
-          }
-        }
-        bodies.get(own).add(l);
-        continue;
-      }
-      Stmt.Store st = (Stmt.Store) s; // (ColumnLoops: stores and loops only)
-      int part = -1;
+      // the part of a loop is its own; of a store (ColumnLoops: stores and loops only), the loop whose
+      // results it uses, the first where it uses none
+      int part = s instanceof Stmt.Loop l ? loops.indexOf(l) : -1;
       for (int i = 0; i < loops.size(); i++) {
-        Stmt.Loop l = loops.get(i);
-        if (usesResults(st.value(), l) || usesResults(st.index(), l) || usesResults(st.guard(), l)) {
+        if (i != part && usesResults(s, loops.get(i))) {
           if (part >= 0) {
-            return List.of(); // a store of two parts' results
+            return List.of(); // a loop starting from another's result, or a store of two parts' results
           }
           part = i;
         }
       }
-      bodies.get(Math.max(part, 0)).add(st);
+      bodies.get(Math.max(part, 0)).add(s);
     }
     for (int i = 0; i < bodies.size(); i++) {
       Set<Param.Array> written = stored(bodies.get(i));
@@ -112,8 +104,9 @@ final class DealtLoops {
     return op.name() + "$part" + i;
   }
 
-  private static boolean usesResults(Expr e, Stmt.Loop l) {
-    return l.carried().stream().anyMatch(c -> e.dependsOn(c.result()));
+  /** Whether {@code s} (its bounds and initial values, or its value, index and guard) uses a result of {@code l}. */
+  private static boolean usesResults(Stmt s, Stmt.Loop l) {
+    return StmtWalk.exprs(s).stream().anyMatch(e -> l.carried().stream().anyMatch(c -> e.dependsOn(c.result())));
   }
 
   private static Set<Param.Array> stored(List<Stmt> body) {

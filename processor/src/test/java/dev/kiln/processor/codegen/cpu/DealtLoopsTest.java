@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Which column kernels the launcher runs as parts dealt to the threads ({@link DealtLoops}): a part
  * a loop with the stores of its results, over whole rows; not where a loop starts from another's
- * result or a store uses two parts' results. (That no part reads what another writes holds in every
+ * result, a store uses two parts' results, or an output may be an input another part reads (a call in
+ * place). (That no part reads what another writes holds in every
  * operator a user writes, whose outputs are write-only, KILN020; the check is for fused kernels.)
  */
 class DealtLoopsTest {
@@ -41,6 +42,17 @@ class DealtLoopsTest {
       "      out[n] = m;",
       "    }",
       "  }",
+      "  @Operator public static void inPlace(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Shape(\"N\") float[] w,",
+      "      @Out @Shape(\"N\") float[] sx, @Out @Shape(\"N\") float[] ws) {",
+      "    for (@Parallel int n = 0; n < N; n++) {",
+      "      float s = 0f;",
+      "      for (int b = 0; b < B; b++) s += x[b * N + n] * w[n];",
+      "      float t = 0f;",
+      "      for (int b = 0; b < B; b++) t += x[b * N + n];",
+      "      sx[n] = s;",
+      "      ws[n] = t;",
+      "    }",
+      "  }",
       "  @Operator public static void joined(@Dim int B, @Dim int N, @Shape(\"B, N\") float[] x, @Shape(\"B, N\") float[] y,",
       "      @Out @Shape(\"N\") float[] out) {",
       "    for (@Parallel int n = 0; n < N; n++) {",
@@ -60,8 +72,8 @@ class DealtLoopsTest {
   @Test
   void independentColumnLoopsBecomePartsOverWholeRowsEachWithItsStores() throws IOException {
     String simd = all("demo.OpsSimdKernels");
-    String part0 = GeneratedCode.method(simd, "static void twoSums$part0(");
-    String part1 = GeneratedCode.method(simd, "static void twoSums$part1(");
+    String part0 = GeneratedCode.simdMethod(simd, "twoSums$part0");
+    String part1 = GeneratedCode.simdMethod(simd, "twoSums$part1");
     // the first part: the store of no loop's result, the first loop and its store; blocks of whole rows
     assertThat(part0).contains("Math.min(" + DealtLoops.ROW_BLOCK + ", ");
     assertThat(part0).contains("intoArray(rows, ");
@@ -80,7 +92,7 @@ class DealtLoopsTest {
     assertThat(part1).doesNotContain("sx[");
     assertThat(part1).doesNotContain("intoArray(sx, ");
     // the whole kernel keeps its blocks of 1024 columns for one chunk
-    assertThat(GeneratedCode.method(simd, "static void twoSums(")).contains("Math.min(" + ColumnLoops.BLOCK + ", ");
+    assertThat(GeneratedCode.simdMethod(simd, "twoSums")).contains("Math.min(" + ColumnLoops.BLOCK + ", ");
   }
 
   @Test
@@ -101,7 +113,9 @@ class DealtLoopsTest {
   void loopsThatNeedEachOtherStayOneKernel() throws IOException {
     String simd = all("demo.OpsSimdKernels");
     String kernels = all("demo.OpsKernels");
-    for (String op : new String[] {"chained", "joined"}) {
+    // (inPlace: ws may be w, which the first loop reads; dealt, the second part could store ws[n]
+    // before the first has read w[n])
+    for (String op : new String[] {"chained", "joined", "inPlace"}) {
       assertThat(simd).doesNotContain(op + "$part");
       assertThat(GeneratedCode.method(kernels, "public static void " + op + "(int B")).doesNotContain("DealtLoops");
     }
